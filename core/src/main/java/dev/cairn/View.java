@@ -1,0 +1,32 @@
+package dev.cairn;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares a view over entities that have every component in {@link #with()} and none in {@link #without()}. Put it
+ * on an interface; Cairn's annotation processor generates, beside it, a class named after the interface with
+ * {@code View} appended ({@code @View(...) interface Movers {}} gives {@code MoversView}).
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface View
+{
+    /**
+     * Components an entity must have; each must be a {@link Component} record. Tags filter but are not passed.
+     *
+     * @return one to four component records.
+     */
+    Class<? extends Record>[] with();
+
+    /**
+     * Components an entity must not have.
+     *
+     * @return zero or more component records.
+     */
+    Class<? extends Record>[] without() default {};
+}

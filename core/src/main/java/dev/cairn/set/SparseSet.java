@@ -1,0 +1,974 @@
+package dev.cairn.set;
+
+import dev.cairn.DeletionPolicy;
+import dev.cairn.Entity;
+import dev.cairn.entity.EntityPool;
+import dev.cairn.memory.OffHeap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.util.function.LongConsumer;
+
+/**
+ * An off-heap paged sparse set of entity handles, with optional dense payload columns that move in lockstep with the
+ * packed array.
+ * <p>
+ * <b>Layout.</b> The <em>sparse</em> array maps an entity index to its packed index; it lives in pages of
+ * {@value #PAGE_SIZE} {@code int}s, each an {@link UnsafeBuffer} allocated the first time an index of that page is
+ * inserted and filled with -1 ("absent"). The <em>packed</em> array holds the {@code long} handles contiguously in
+ * one buffer that grows geometrically. Each <em>column</em> holds one value of 1, 2, 4 or 8 bytes per packed slot.
+ * <p>
+ * <b>Invariants</b> (checked by the model-based tests after every operation):
+ * <ul>
+ *     <li>for every member {@code e}: {@code packed[sparse[index(e)]] == e};</li>
+ *     <li>a sparse entry that is not -1 points at a packed slot holding a handle with that index (under
+ *     {@link DeletionPolicy#SWAP_ONLY} the slot may be in the released region);</li>
+ *     <li>{@link DeletionPolicy#IN_PLACE} tombstones carry {@link Entity#TOMBSTONE_VERSION} and, in their index bits,
+ *     the packed index of the next free slot (-1 ends the list); no sparse entry points at them;</li>
+ *     <li>{@link DeletionPolicy#SWAP_ONLY}: members occupy {@code [0, freeList())}, released entries
+ *     {@code [freeList(), size())}.</li>
+ * </ul>
+ * <b>Iteration</b> runs from the back of the packed array to the front, so erasing the current element during
+ * {@link #forEach(LongConsumer)} is safe. Sorting arranges the packed array so that this iteration order follows the
+ * comparator.
+ * <p>
+ * <b>Memory.</b> All memory belongs to the {@link OffHeap} given at construction; {@link #close()} frees it and any
+ * later use throws {@link IllegalStateException}. Not thread-safe.
+ */
+public class SparseSet implements AutoCloseable
+{
+    /** Entries per sparse page. */
+    public static final int PAGE_SIZE = 4096;
+
+    /** Largest number of packed slots: keeps every 8-byte column addressable by an {@code int} byte offset. */
+    public static final int MAX_CAPACITY = Integer.MAX_VALUE / Long.BYTES;
+
+    private static final int PAGE_SHIFT = 12;
+    private static final int PAGE_MASK = PAGE_SIZE - 1;
+    private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
+    private static final int ABSENT = -1;
+    private static final UnsafeBuffer[] NO_PAGES = new UnsafeBuffer[0];
+
+    private final DeletionPolicy policy;
+    private final OffHeap offHeap;
+    private final boolean ownsOffHeap;
+    private final EntityPool pool;
+    private final String name;
+    private final UnsafeBuffer packed;
+    private final UnsafeBuffer[] columns;
+    private final int[] columnShifts;
+
+    private UnsafeBuffer[] pages = NO_PAGES;
+    private int capacity;
+    private int size;
+    private int memberCount;
+    /** IN_PLACE: packed index of the most recent tombstone or -1. SWAP_ONLY: the free-list boundary. Else: unused. */
+    private int head;
+    private boolean closed;
+
+    /**
+     * Creates an empty standalone set that owns its off-heap memory and accepts any well-formed handle.
+     *
+     * @param policy what erase does.
+     */
+    public SparseSet(final DeletionPolicy policy)
+    {
+        this(policy, null, null, "sparse set", new int[0]);
+    }
+
+    /**
+     * Creates an empty set with payload columns, for component storages.
+     *
+     * @param policy       what erase does.
+     * @param offHeap      the owner of this set's memory, or null for a set that owns its memory (and frees it all on
+     *                     {@link #close()}).
+     * @param pool         if not null, only entities alive in this pool may be inserted.
+     * @param name         what exception messages call this set, for example {@code "Position storage"}.
+     * @param columnWidths the byte width of each payload column: 1, 2, 4 or 8.
+     */
+    protected SparseSet(
+        final DeletionPolicy policy,
+        final OffHeap offHeap,
+        final EntityPool pool,
+        final String name,
+        final int[] columnWidths)
+    {
+        if (policy == null)
+        {
+            throw new NullPointerException("policy");
+        }
+        this.policy = policy;
+        this.ownsOffHeap = offHeap == null;
+        this.offHeap = ownsOffHeap ? new OffHeap() : offHeap;
+        this.pool = pool;
+        this.name = name;
+        this.packed = OffHeap.emptyBuffer();
+        this.columns = new UnsafeBuffer[columnWidths.length];
+        this.columnShifts = new int[columnWidths.length];
+        for (int k = 0; k < columnWidths.length; k++)
+        {
+            columns[k] = OffHeap.emptyBuffer();
+            columnShifts[k] = shiftOf(columnWidths[k]);
+        }
+        this.head = initialHead(policy);
+    }
+
+    /**
+     * The deletion policy chosen at construction.
+     *
+     * @return this set's policy.
+     */
+    public final DeletionPolicy policy()
+    {
+        return policy;
+    }
+
+    /**
+     * Number of packed slots in use: members, plus {@link DeletionPolicy#IN_PLACE} tombstones and
+     * {@link DeletionPolicy#SWAP_ONLY} released entries.
+     *
+     * @return the extent of the packed array.
+     */
+    public final int size()
+    {
+        return size;
+    }
+
+    /**
+     * Number of members: entities for which {@link #contains(long)} is true.
+     *
+     * @return the member count.
+     */
+    public final int memberCount()
+    {
+        return memberCount;
+    }
+
+    /**
+     * End of the region iteration walks: members and tombstones live in {@code [0, freeList())}. For
+     * {@link DeletionPolicy#SWAP_ONLY} this is the boundary in front of the released region; for the other policies
+     * it equals {@link #size()}.
+     *
+     * @return the free-list boundary.
+     */
+    public final int freeList()
+    {
+        return policy == DeletionPolicy.SWAP_ONLY ? head : size;
+    }
+
+    /**
+     * Whether the set is empty of members.
+     *
+     * @return true if {@link #memberCount()} is 0.
+     */
+    public final boolean isEmpty()
+    {
+        return memberCount == 0;
+    }
+
+    /**
+     * Packed slots allocated.
+     *
+     * @return the capacity of the packed array and every column.
+     */
+    public final int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * Whether {@code entity} is a member. Stale versions, released entries, {@link Entity#NULL} and malformed values
+     * are never members.
+     *
+     * @param entity any value.
+     * @return true if {@code entity} is in the set.
+     */
+    public final boolean contains(final long entity)
+    {
+        ensureOpen();
+        return memberIndex(entity) >= 0;
+    }
+
+    /**
+     * The packed index of a member, or -1; the lookup views use. Performs no open check: on a closed set it finds
+     * nothing.
+     *
+     * @param entity any value.
+     * @return its packed index if {@code entity} is a member, otherwise -1.
+     */
+    public final int memberIndex(final long entity)
+    {
+        final int position = sparseGet(Entity.index(entity));
+        if (position >= 0 && position < freeList() && packed.getLong(position << 3) == entity)
+        {
+            return position;
+        }
+        return ABSENT;
+    }
+
+    /**
+     * Where {@code entity} sits in the packed array: for members their index, and under
+     * {@link DeletionPolicy#SWAP_ONLY} also the index of a released entry (at or beyond {@link #freeList()}).
+     *
+     * @param entity any value.
+     * @return its packed index, or -1 if no slot holds exactly this handle.
+     */
+    public final int indexOf(final long entity)
+    {
+        ensureOpen();
+        final int position = sparseGet(Entity.index(entity));
+        if (position >= 0 && packed.getLong(position << 3) == entity)
+        {
+            return position;
+        }
+        return ABSENT;
+    }
+
+    /**
+     * The handle in packed slot {@code index}.
+     *
+     * @param index from 0 to {@link #size()} - 1.
+     * @return the handle there, or {@link Entity#NULL} for an {@link DeletionPolicy#IN_PLACE} tombstone (a
+     * {@link DeletionPolicy#SWAP_ONLY} released entry is returned with its bumped version).
+     * @throws IndexOutOfBoundsException if {@code index} is outside {@code [0, size())}.
+     */
+    public final long entityAt(final int index)
+    {
+        checkIndex(index);
+        final long entity = packed.getLong(index << 3);
+        return Entity.version(entity) == Entity.TOMBSTONE_VERSION ? Entity.NULL : entity;
+    }
+
+    /**
+     * The raw handle in a packed slot for code that has already checked {@code index} against {@link #freeList()}:
+     * tombstones come back with {@link Entity#TOMBSTONE_VERSION}. Agrona's bounds check still applies.
+     *
+     * @param index a packed index.
+     * @return the raw packed value.
+     */
+    public final long packedAt(final int index)
+    {
+        return packed.getLong(index << 3);
+    }
+
+    /**
+     * Adds {@code entity}. Under {@link DeletionPolicy#IN_PLACE} the most recently freed slot is reused; under
+     * {@link DeletionPolicy#SWAP_ONLY} a released entry of the same index is brought back in front of the boundary.
+     * Payload columns at the returned index hold whatever was there; storages write them next.
+     *
+     * @param entity a well-formed handle that is not a member.
+     * @return the packed index the entity now occupies.
+     * @throws IllegalArgumentException if {@code entity} is NULL, malformed, already a member, shares its index with
+     *                                  a member of another version, or (for a set bound to a pool) is not alive.
+     * @throws IllegalStateException    if the set is closed.
+     */
+    public final int insert(final long entity)
+    {
+        ensureOpen();
+        checkInsertable(entity);
+        final int entityIndex = Entity.index(entity);
+        final int existing = sparseGet(entityIndex);
+        if (existing >= 0)
+        {
+            if (policy == DeletionPolicy.SWAP_ONLY && existing >= head)
+            {
+                packed.putLong(existing << 3, entity);
+                swapSlots(existing, head);
+                memberCount++;
+                return head++;
+            }
+            throw alreadyPresent(entity, packed.getLong(existing << 3));
+        }
+
+        if (policy == DeletionPolicy.IN_PLACE && head != ABSENT)
+        {
+            final int slot = head;
+            head = Entity.index(packed.getLong(slot << 3));
+            packed.putLong(slot << 3, entity);
+            sparsePut(entityIndex, slot);
+            memberCount++;
+            return slot;
+        }
+
+        ensureCapacity(size + 1);
+        final int slot = size++;
+        packed.putLong(slot << 3, entity);
+        sparsePut(entityIndex, slot);
+        memberCount++;
+        if (policy == DeletionPolicy.SWAP_ONLY)
+        {
+            swapSlots(slot, head);
+            return head++;
+        }
+        return slot;
+    }
+
+    /**
+     * Erases a member, as this set's {@link #policy()} says.
+     *
+     * @param entity a member.
+     * @throws IllegalArgumentException if {@code entity} is not a member (use {@link #remove(long)} when absence is
+     *                                  expected).
+     * @throws IllegalStateException    if the set is closed.
+     */
+    public final void erase(final long entity)
+    {
+        ensureOpen();
+        final int position = memberIndex(entity);
+        if (position < 0)
+        {
+            throw notMember(entity);
+        }
+        eraseAt(position, entity);
+    }
+
+    /**
+     * Erases {@code entity} if it is a member.
+     *
+     * @param entity any value.
+     * @return true if it was a member and has been erased.
+     * @throws IllegalStateException if the set is closed.
+     */
+    public final boolean remove(final long entity)
+    {
+        ensureOpen();
+        final int position = memberIndex(entity);
+        if (position < 0)
+        {
+            return false;
+        }
+        eraseAt(position, entity);
+        return true;
+    }
+
+    /**
+     * Removes every element, tombstone and released entry. Memory stays allocated for reuse; see
+     * {@link #shrinkToFit()}.
+     *
+     * @throws IllegalStateException if the set is closed.
+     */
+    public final void clear()
+    {
+        ensureOpen();
+        for (int i = 0; i < size; i++)
+        {
+            final long entity = packed.getLong(i << 3);
+            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+            {
+                sparsePut(Entity.index(entity), ABSENT);
+            }
+        }
+        size = 0;
+        memberCount = 0;
+        head = initialHead(policy);
+    }
+
+    /**
+     * Makes room for {@code capacity} packed slots without further allocation.
+     *
+     * @param capacity slots wanted, up to {@link #MAX_CAPACITY}.
+     * @throws IllegalArgumentException if {@code capacity} is negative or above {@link #MAX_CAPACITY}.
+     * @throws IllegalStateException    if the set is closed.
+     */
+    public final void reserve(final int capacity)
+    {
+        ensureOpen();
+        if (capacity < 0 || capacity > MAX_CAPACITY)
+        {
+            throw new IllegalArgumentException(
+                "cannot reserve " + capacity + " slots in " + name + ": allowed range is [0, " + MAX_CAPACITY + "]");
+        }
+        if (capacity > this.capacity)
+        {
+            resizeDense(capacity);
+        }
+    }
+
+    /**
+     * Releases memory not needed by the current elements: packed and column capacity beyond {@link #size()}, and
+     * sparse pages that map no element.
+     *
+     * @throws IllegalStateException if the set is closed.
+     */
+    public final void shrinkToFit()
+    {
+        ensureOpen();
+        if (capacity > size)
+        {
+            resizeDense(size);
+        }
+        final boolean[] used = new boolean[pages.length];
+        for (int i = 0; i < size; i++)
+        {
+            final long entity = packed.getLong(i << 3);
+            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+            {
+                used[Entity.index(entity) >>> PAGE_SHIFT] = true;
+            }
+        }
+        for (int p = 0; p < pages.length; p++)
+        {
+            if (!used[p] && pages[p] != null)
+            {
+                offHeap.free(pages[p]);
+                pages[p] = null;
+            }
+        }
+    }
+
+    /**
+     * Exchanges the packed slots (and payload) of two members.
+     *
+     * @param first  a member.
+     * @param second a member.
+     * @throws IllegalArgumentException if either is not a member.
+     * @throws IllegalStateException    if the set is closed.
+     */
+    public final void swapElements(final long first, final long second)
+    {
+        ensureOpen();
+        final int a = memberIndex(first);
+        if (a < 0)
+        {
+            throw notMember(first);
+        }
+        final int b = memberIndex(second);
+        if (b < 0)
+        {
+            throw notMember(second);
+        }
+        swapSlots(a, b);
+    }
+
+    /**
+     * Removes holes. {@link DeletionPolicy#IN_PLACE}: moves members from the back into tombstones until none
+     * remains, so {@code size() == memberCount()}; payload moves with its entity. {@link DeletionPolicy#SWAP_ONLY}:
+     * drops the released region. {@link DeletionPolicy#SWAP_AND_POP}: nothing to do.
+     *
+     * @throws IllegalStateException if the set is closed.
+     */
+    public final void compact()
+    {
+        ensureOpen();
+        if (policy == DeletionPolicy.IN_PLACE)
+        {
+            int to = 0;
+            int from = size;
+            while (true)
+            {
+                while (from > 0 && isTombstone(from - 1))
+                {
+                    from--;
+                }
+                while (to < from && !isTombstone(to))
+                {
+                    to++;
+                }
+                if (to >= from)
+                {
+                    break;
+                }
+                moveSlot(from - 1, to);
+                from--;
+                to++;
+            }
+            size = from;
+            head = ABSENT;
+        }
+        else if (policy == DeletionPolicy.SWAP_ONLY)
+        {
+            for (int i = head; i < size; i++)
+            {
+                sparsePut(Entity.index(packed.getLong(i << 3)), ABSENT);
+            }
+            size = head;
+        }
+    }
+
+    /**
+     * Sorts the members so that iteration (back to front) visits them in ascending {@code comparator} order; equal
+     * elements keep their relative iteration order. Payload columns are permuted with their entities in O(n) swaps.
+     * An {@link DeletionPolicy#IN_PLACE} set is {@link #compact() compacted} first, so sorting never sees a tombstone;
+     * a {@link DeletionPolicy#SWAP_ONLY} set sorts its members and leaves the released region as it is.
+     *
+     * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
+     * @throws IllegalStateException if the set is closed.
+     */
+    public final void sort(final IndexComparator comparator)
+    {
+        ensureOpen();
+        compactTombstones();
+        final int length = freeList();
+        final int[] order = new int[length];
+        for (int i = 0; i < length; i++)
+        {
+            order[i] = i;
+        }
+        // Iteration runs from the back, so the packed array holds the comparator's order reversed.
+        PositionSort.sort(order, length, (left, right) -> comparator.compare(right, left));
+        applyPermutation(order, length);
+    }
+
+    /**
+     * Arranges the members shared with {@code other} so that iteration visits them first, in the order iteration of
+     * {@code other} visits them; the other members follow. Compacts an {@link DeletionPolicy#IN_PLACE} set first.
+     *
+     * @param other the set whose order to copy; it is not changed.
+     * @throws IllegalStateException if either set is closed.
+     */
+    public final void sortAs(final SparseSet other)
+    {
+        ensureOpen();
+        other.ensureOpen();
+        compactTombstones();
+        int target = freeList() - 1;
+        for (int i = other.freeList() - 1; i >= 0 && target > 0; i--)
+        {
+            final int position = memberIndex(other.packed.getLong(i << 3));
+            if (position >= 0)
+            {
+                swapSlots(position, target--);
+            }
+        }
+    }
+
+    /**
+     * Visits every member from the back of the packed array to the front. Erasing the member being visited is safe;
+     * members inserted meanwhile may or may not be visited.
+     *
+     * @param action receives each member's handle.
+     * @throws IllegalStateException if the set is closed.
+     */
+    public final void forEach(final LongConsumer action)
+    {
+        ensureOpen();
+        for (int i = freeList(); (i = Math.min(i, freeList()) - 1) >= 0; )
+        {
+            final long entity = packed.getLong(i << 3);
+            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+            {
+                action.accept(entity);
+            }
+        }
+    }
+
+    /**
+     * Off-heap bytes this set holds: sparse pages, packed array and columns.
+     *
+     * @return the byte count.
+     */
+    public final long offHeapBytes()
+    {
+        long bytes = packed.capacity();
+        for (final UnsafeBuffer column : columns)
+        {
+            bytes += column.capacity();
+        }
+        for (final UnsafeBuffer page : pages)
+        {
+            if (page != null)
+            {
+                bytes += page.capacity();
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Whether {@link #close()} has run.
+     *
+     * @return true once closed.
+     */
+    public final boolean isClosed()
+    {
+        return closed;
+    }
+
+    /**
+     * Frees all off-heap memory of this set; every later call except {@link #isClosed()} and {@link #close()} throws
+     * {@link IllegalStateException}. Idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        closed = true;
+        offHeap.free(packed);
+        for (final UnsafeBuffer column : columns)
+        {
+            offHeap.free(column);
+        }
+        for (final UnsafeBuffer page : pages)
+        {
+            if (page != null)
+            {
+                offHeap.free(page);
+            }
+        }
+        pages = NO_PAGES;
+        capacity = 0;
+        size = 0;
+        memberCount = 0;
+        head = initialHead(policy);
+    }
+
+    /**
+     * Throws if this set is closed.
+     *
+     * @throws IllegalStateException naming this set if it is closed.
+     */
+    public final void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException(
+                name + " is closed and its off-heap memory freed; create a new World (or set) to continue");
+        }
+    }
+
+    /**
+     * Checks a packed index against {@link #size()}.
+     *
+     * @param index a packed index.
+     * @throws IndexOutOfBoundsException naming the index and the valid range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    public final void checkIndex(final int index)
+    {
+        if (index < 0 || index >= size)
+        {
+            ensureOpen();
+            throw new IndexOutOfBoundsException(
+                "index " + index + " is outside [0, " + size + ") of " + name);
+        }
+    }
+
+    /**
+     * The packed index of a member, or an exception that says why it is not one.
+     *
+     * @param entity the handle to look up.
+     * @return its packed index.
+     * @throws IllegalArgumentException if {@code entity} is not a member.
+     * @throws IllegalStateException    if the set is closed.
+     */
+    public final int requireIndex(final long entity)
+    {
+        final int position = memberIndex(entity);
+        if (position < 0)
+        {
+            ensureOpen();
+            throw notMember(entity);
+        }
+        return position;
+    }
+
+    /**
+     * The name used in exception messages.
+     *
+     * @return for example {@code "Position storage"}.
+     */
+    public final String name()
+    {
+        return name;
+    }
+
+    @Override
+    public String toString()
+    {
+        return name + "[policy=" + policy + ", size=" + size + ", members=" + memberCount + "]";
+    }
+
+    /**
+     * Payload column {@code k}: one value of the width given at construction per packed slot. The buffer object is
+     * stable for the life of the set; the memory behind it moves when the set grows.
+     *
+     * @param k column number.
+     * @return the column buffer.
+     */
+    protected final UnsafeBuffer column(final int k)
+    {
+        return columns[k];
+    }
+
+    private void eraseAt(final int position, final long entity)
+    {
+        final int entityIndex = Entity.index(entity);
+        switch (policy)
+        {
+            case SWAP_AND_POP:
+            {
+                final int last = size - 1;
+                if (position != last)
+                {
+                    moveSlot(last, position);
+                }
+                sparsePut(entityIndex, ABSENT);
+                size--;
+                break;
+            }
+            case IN_PLACE:
+                packed.putLong(position << 3, Entity.combine(head, Entity.TOMBSTONE_VERSION));
+                head = position;
+                sparsePut(entityIndex, ABSENT);
+                break;
+            case SWAP_ONLY:
+                packed.putLong(position << 3, Entity.next(entity));
+                swapSlots(position, --head);
+                break;
+            default:
+                throw new IllegalStateException("unknown policy " + policy);
+        }
+        memberCount--;
+    }
+
+    private void compactTombstones()
+    {
+        if (policy == DeletionPolicy.IN_PLACE && size != memberCount)
+        {
+            compact();
+        }
+    }
+
+    /**
+     * Rearranges {@code [0, length)} so that slot {@code k} receives the element that was at {@code order[k]},
+     * following each permutation cycle once: O(length) swaps of the packed array and of every column.
+     */
+    private void applyPermutation(final int[] order, final int length)
+    {
+        for (int start = 0; start < length; start++)
+        {
+            int current = start;
+            while (order[current] != start)
+            {
+                final int next = order[current];
+                swapDense(current, next);
+                order[current] = current;
+                current = next;
+            }
+            order[current] = current;
+        }
+        for (int i = 0; i < length; i++)
+        {
+            sparsePut(Entity.index(packed.getLong(i << 3)), i);
+        }
+    }
+
+    private boolean isTombstone(final int position)
+    {
+        return Entity.version(packed.getLong(position << 3)) == Entity.TOMBSTONE_VERSION;
+    }
+
+    /** Moves the element at {@code from} (never a tombstone) to {@code to}, with its payload, and re-points sparse. */
+    private void moveSlot(final int from, final int to)
+    {
+        final long entity = packed.getLong(from << 3);
+        packed.putLong(to << 3, entity);
+        final UnsafeBuffer[] columns = this.columns;
+        for (int k = 0; k < columns.length; k++)
+        {
+            final int shift = columnShifts[k];
+            final UnsafeBuffer column = columns[k];
+            switch (shift)
+            {
+                case 0:
+                    column.putByte(to, column.getByte(from));
+                    break;
+                case 1:
+                    column.putShort(to << 1, column.getShort(from << 1));
+                    break;
+                case 2:
+                    column.putInt(to << 2, column.getInt(from << 2));
+                    break;
+                default:
+                    column.putLong(to << 3, column.getLong(from << 3));
+                    break;
+            }
+        }
+        sparsePut(Entity.index(entity), to);
+    }
+
+    /** Swaps two slots (packed, payload and their sparse entries); neither may be a tombstone. */
+    private void swapSlots(final int a, final int b)
+    {
+        if (a == b)
+        {
+            return;
+        }
+        swapDense(a, b);
+        sparsePut(Entity.index(packed.getLong(a << 3)), a);
+        sparsePut(Entity.index(packed.getLong(b << 3)), b);
+    }
+
+    /** Swaps two slots of the packed array and every column, leaving sparse alone. */
+    private void swapDense(final int a, final int b)
+    {
+        final long entity = packed.getLong(a << 3);
+        packed.putLong(a << 3, packed.getLong(b << 3));
+        packed.putLong(b << 3, entity);
+        final UnsafeBuffer[] columns = this.columns;
+        for (int k = 0; k < columns.length; k++)
+        {
+            final int shift = columnShifts[k];
+            final UnsafeBuffer column = columns[k];
+            switch (shift)
+            {
+                case 0:
+                {
+                    final byte value = column.getByte(a);
+                    column.putByte(a, column.getByte(b));
+                    column.putByte(b, value);
+                    break;
+                }
+                case 1:
+                {
+                    final short value = column.getShort(a << 1);
+                    column.putShort(a << 1, column.getShort(b << 1));
+                    column.putShort(b << 1, value);
+                    break;
+                }
+                case 2:
+                {
+                    final int value = column.getInt(a << 2);
+                    column.putInt(a << 2, column.getInt(b << 2));
+                    column.putInt(b << 2, value);
+                    break;
+                }
+                default:
+                {
+                    final long value = column.getLong(a << 3);
+                    column.putLong(a << 3, column.getLong(b << 3));
+                    column.putLong(b << 3, value);
+                    break;
+                }
+            }
+        }
+    }
+
+    private int sparseGet(final int entityIndex)
+    {
+        final int page = entityIndex >>> PAGE_SHIFT;
+        final UnsafeBuffer[] pages = this.pages;
+        if (page < pages.length)
+        {
+            final UnsafeBuffer buffer = pages[page];
+            if (buffer != null)
+            {
+                return buffer.getInt((entityIndex & PAGE_MASK) << 2);
+            }
+        }
+        return ABSENT;
+    }
+
+    private void sparsePut(final int entityIndex, final int position)
+    {
+        final int page = entityIndex >>> PAGE_SHIFT;
+        if (page >= pages.length)
+        {
+            if (position == ABSENT)
+            {
+                return;
+            }
+            final UnsafeBuffer[] grown = new UnsafeBuffer[Math.max(page + 1, pages.length * 2)];
+            System.arraycopy(pages, 0, grown, 0, pages.length);
+            pages = grown;
+        }
+        UnsafeBuffer buffer = pages[page];
+        if (buffer == null)
+        {
+            if (position == ABSENT)
+            {
+                return;
+            }
+            buffer = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
+            pages[page] = buffer;
+        }
+        buffer.putInt((entityIndex & PAGE_MASK) << 2, position);
+    }
+
+    private void ensureCapacity(final int needed)
+    {
+        if (needed > capacity)
+        {
+            if (needed > MAX_CAPACITY)
+            {
+                throw new IllegalStateException(
+                    name + " is full: it holds " + size + " slots, the most a set can hold is " + MAX_CAPACITY);
+            }
+            final long grown = Math.max(16L, capacity + (capacity >> 1));
+            resizeDense((int)Math.min(MAX_CAPACITY, Math.max(needed, grown)));
+        }
+    }
+
+    private void resizeDense(final int newCapacity)
+    {
+        offHeap.resize(packed, newCapacity << 3, (byte)0);
+        for (int k = 0; k < columns.length; k++)
+        {
+            offHeap.resize(columns[k], newCapacity << columnShifts[k], (byte)0);
+        }
+        capacity = newCapacity;
+    }
+
+    private void checkInsertable(final long entity)
+    {
+        if (!Entity.isWellFormed(entity))
+        {
+            throw new IllegalArgumentException(
+                "cannot insert " + Entity.toString(entity) + " into " + name +
+                ": it is not an entity handle (NULL or malformed); use a handle returned by World.create()");
+        }
+        if (pool != null)
+        {
+            pool.requireAlive(entity);
+        }
+    }
+
+    private IllegalArgumentException alreadyPresent(final long entity, final long holder)
+    {
+        if (holder == entity)
+        {
+            return new IllegalArgumentException(
+                "entity " + Entity.toString(entity) + " is already in " + name +
+                "; check contains() first, or write the existing value instead of inserting");
+        }
+        return new IllegalArgumentException(
+            "cannot insert " + Entity.toString(entity) + " into " + name + ": index " + Entity.index(entity) +
+            " is held by " + Entity.toString(holder) + "; erase that handle first");
+    }
+
+    private IllegalArgumentException notMember(final long entity)
+    {
+        if (pool != null && !pool.isAlive(entity))
+        {
+            return new IllegalArgumentException(
+                pool.describeDead(entity) + "; it cannot be used with " + name);
+        }
+        return new IllegalArgumentException(
+            "entity " + Entity.toString(entity) + " is not in " + name +
+            "; check contains() first, or use remove() when absence is expected");
+    }
+
+    private static int initialHead(final DeletionPolicy policy)
+    {
+        return policy == DeletionPolicy.IN_PLACE ? ABSENT : 0;
+    }
+
+    private static int shiftOf(final int width)
+    {
+        switch (width)
+        {
+            case 1:
+                return 0;
+            case 2:
+                return 1;
+            case 4:
+                return 2;
+            case 8:
+                return 3;
+            default:
+                throw new IllegalArgumentException("column width " + width + " is not 1, 2, 4 or 8 bytes");
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.cairn.storage;
+
+import dev.cairn.DeletionPolicy;
+import dev.cairn.entity.EntityPool;
+import dev.cairn.memory.OffHeap;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Identifies a component record and knows how to build its generated storage. Each generated storage declares one
+ * as its {@code TYPE} constant; the {@link dev.cairn.World} keeps its storages in an array indexed by {@link #id()},
+ * so typed access is an array load.
+ *
+ * @param <R> the component record.
+ * @param <S> its generated storage.
+ */
+public final class ComponentType<R extends Record, S extends ComponentStorage<R>>
+{
+    /**
+     * Builds a storage over the given memory owner and entity pool.
+     *
+     * @param <S> the storage class.
+     */
+    @FunctionalInterface
+    public interface Factory<S>
+    {
+        /**
+         * Creates an empty storage.
+         *
+         * @param offHeap owner of its memory, or null for a storage that owns its memory.
+         * @param pool    the pool its entities must be alive in, or null to accept any well-formed handle.
+         * @return the new storage.
+         */
+        S create(OffHeap offHeap, EntityPool pool);
+    }
+
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+    private static final ConcurrentHashMap<Class<?>, ComponentType<?, ?>> BY_RECORD = new ConcurrentHashMap<>();
+
+    private final int id;
+    private final Class<R> recordClass;
+    private final DeletionPolicy policy;
+    private final Factory<S> factory;
+
+    private ComponentType(
+        final int id, final Class<R> recordClass, final DeletionPolicy policy, final Factory<S> factory)
+    {
+        this.id = id;
+        this.recordClass = recordClass;
+        this.policy = policy;
+        this.factory = factory;
+    }
+
+    /**
+     * Registers a component record; called once by each generated storage's static initialiser.
+     *
+     * @param recordClass the component record.
+     * @param policy      its deletion policy.
+     * @param factory     builds its storage.
+     * @param <R>         the component record.
+     * @param <S>         its storage.
+     * @return the type, with a process-wide unique id.
+     * @throws IllegalStateException if the record is already registered.
+     */
+    public static <R extends Record, S extends ComponentStorage<R>> ComponentType<R, S> register(
+        final Class<R> recordClass, final DeletionPolicy policy, final Factory<S> factory)
+    {
+        final ComponentType<R, S> type = new ComponentType<>(NEXT_ID.getAndIncrement(), recordClass, policy, factory);
+        if (BY_RECORD.putIfAbsent(recordClass, type) != null)
+        {
+            throw new IllegalStateException(recordClass.getName() + " is registered twice");
+        }
+        return type;
+    }
+
+    /**
+     * The type of a component record, loading its generated storage class if needed. Meant for code that is not
+     * hot; hot code uses the storage's {@code TYPE} constant.
+     *
+     * @param recordClass a {@link dev.cairn.Component} record.
+     * @param <R>         the record.
+     * @return its type.
+     * @throws IllegalArgumentException if no storage was generated for it.
+     */
+    @SuppressWarnings("unchecked")
+    public static <R extends Record> ComponentType<R, ? extends ComponentStorage<R>> of(final Class<R> recordClass)
+    {
+        ComponentType<?, ?> type = BY_RECORD.get(recordClass);
+        if (type == null)
+        {
+            final String storageName = storageClassName(recordClass);
+            try
+            {
+                Class.forName(storageName, true, recordClass.getClassLoader());
+            }
+            catch (final ClassNotFoundException | LinkageError ex)
+            {
+                throw new IllegalArgumentException(
+                    recordClass.getName() + " has no generated storage (" + storageName + " not found): annotate " +
+                    "it with @dev.cairn.Component and put cairn-codegen on the annotation processor path", ex);
+            }
+            type = BY_RECORD.get(recordClass);
+            if (type == null)
+            {
+                throw new IllegalArgumentException(
+                    storageName + " exists but did not register " + recordClass.getName() +
+                    "; regenerate it with the current cairn-codegen");
+            }
+        }
+        return (ComponentType<R, ? extends ComponentStorage<R>>)type;
+    }
+
+    /**
+     * The binary name of the storage generated for a record: {@code p.Position} gives {@code p.PositionStorage},
+     * {@code p.Outer.Position} gives {@code p.Outer_PositionStorage}.
+     *
+     * @param recordClass a component record.
+     * @return the storage's binary class name.
+     */
+    public static String storageClassName(final Class<?> recordClass)
+    {
+        final StringBuilder simpleName = new StringBuilder(recordClass.getSimpleName());
+        for (Class<?> outer = recordClass.getEnclosingClass(); outer != null; outer = outer.getEnclosingClass())
+        {
+            simpleName.insert(0, outer.getSimpleName() + "_");
+        }
+        final String packageName = recordClass.getPackageName();
+        return packageName.isEmpty() ? simpleName + "Storage" : packageName + "." + simpleName + "Storage";
+    }
+
+    /**
+     * Process-wide unique, small, dense id.
+     *
+     * @return the id.
+     */
+    public int id()
+    {
+        return id;
+    }
+
+    /**
+     * The component record.
+     *
+     * @return its class.
+     */
+    public Class<R> recordClass()
+    {
+        return recordClass;
+    }
+
+    /**
+     * The deletion policy from the record's {@link dev.cairn.Component} annotation.
+     *
+     * @return the policy.
+     */
+    public DeletionPolicy policy()
+    {
+        return policy;
+    }
+
+    /**
+     * Builds an empty storage.
+     *
+     * @param offHeap owner of its memory, or null for a storage that owns (and on close frees) its memory.
+     * @param pool    the pool its entities must be alive in, or null to accept any well-formed handle.
+     * @return the new storage.
+     */
+    public S newStorage(final OffHeap offHeap, final EntityPool pool)
+    {
+        return factory.create(offHeap, pool);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "ComponentType[" + recordClass.getName() + ", id=" + id + ", " + policy + "]";
+    }
+}
