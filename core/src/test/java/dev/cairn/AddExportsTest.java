@@ -1,0 +1,64 @@
+package dev.cairn;
+
+import dev.cairn.memory.OffHeap;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A JVM started without Agrona's required flag gets a Cairn exception that names the flag, not a bare
+ * IllegalAccessError from deep inside Agrona.
+ */
+class AddExportsTest
+{
+    /** Entry point of the child JVM: tries to create a World and prints what happened. */
+    public static final class Probe
+    {
+        public static void main(final String[] args)
+        {
+            try (World world = new World())
+            {
+                System.out.println("CREATED " + world.aliveCount());
+            }
+            catch (final IllegalStateException ex)
+            {
+                System.out.println("REFUSED " + ex.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void worldInJvmWithoutAddExportsThrowsExceptionNamingTheFlag() throws IOException, InterruptedException
+    {
+        final String output = runProbe(List.of());
+        assertTrue(output.startsWith("REFUSED "), output);
+        assertTrue(output.contains(OffHeap.REQUIRED_FLAG), output);
+    }
+
+    @Test
+    void worldInJvmWithAddExportsWorks() throws IOException, InterruptedException
+    {
+        final String output = runProbe(List.of("--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED"));
+        assertEquals("CREATED 0", output.strip());
+    }
+
+    private static String runProbe(final List<String> flags) throws IOException, InterruptedException
+    {
+        final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        final List<String> command = new java.util.ArrayList<>();
+        command.add(java);
+        command.addAll(flags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Probe.class.getName()));
+        final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "probe JVM did not finish");
+        return output;
+    }
+}
