@@ -32,6 +32,7 @@ public final class CairnProcessor extends AbstractProcessor
     public boolean process(final Set<? extends TypeElement> annotations, final RoundEnvironment round)
     {
         // Storage generation: StorageGenerator. View generation: ViewGenerator.
+        new ViewGenerator(processingEnv).generate(round);
         return false;
     }
 }

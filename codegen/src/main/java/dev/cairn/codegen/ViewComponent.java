@@ -1,0 +1,22 @@
+package dev.cairn.codegen;
+
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.TypeElement;
+
+/**
+ * One component listed in a {@code @View}: the record, where it was listed (for error positions), and the names the
+ * generated view uses for it.
+ *
+ * @param record      the {@code @Component} record.
+ * @param value       the annotation value that named it, so errors point at the right array element.
+ * @param name        the accessor and lambda parameter name: the record's simple name decapitalised
+ *                    ({@code Position} gives {@code position}, {@code HPBar} gives {@code hpBar}), with
+ *                    {@code Component} appended when that would be a Java keyword or clash with a member every view
+ *                    has ({@code entity}, {@code next}, the methods of {@code Object}).
+ * @param storageName the canonical name of the record's generated storage ({@code p.PositionStorage},
+ *                    {@code p.Outer_PositionStorage} for a nested record).
+ * @param tag         whether the record has no components: its storage has no columns and no {@code Ref}.
+ */
+record ViewComponent(TypeElement record, AnnotationValue value, String name, String storageName, boolean tag)
+{
+}
