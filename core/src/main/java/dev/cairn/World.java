@@ -261,7 +261,7 @@ public final class World implements AutoCloseable
         {
             included.add(storage(recordClass));
         }
-        return new RuntimeView(included, List.of());
+        return new RuntimeView(this, included, List.of());
     }
 
     /**

@@ -50,7 +50,6 @@ public final class ViewGenerator
 
     private static final String VIEW = "dev.cairn.View";
     private static final String COMPONENT = "dev.cairn.Component";
-    private static final String GENERATED = "javax.annotation.processing.Generated";
 
     /** Members every view or cursor has, which a component accessor must not shadow. */
     private static final Set<String> RESERVED = Set.of(
@@ -288,8 +287,7 @@ public final class ViewGenerator
         final String packageName = elements.getPackageOf(model.view()).getQualifiedName().toString();
         final String viewName = flatName(model.view()) + "View";
         final String qualifiedName = packageName.isEmpty() ? viewName : packageName + "." + viewName;
-        final boolean generatedAvailable = elements.getTypeElement(GENERATED) != null;
-        final String source = new ViewSource(model, packageName, viewName, generatedAvailable).render();
+        final String source = new ViewSource(model, packageName, viewName).render();
         try
         {
             final JavaFileObject file = processingEnv.getFiler().createSourceFile(qualifiedName, model.view());

@@ -15,20 +15,17 @@ final class ViewSource
     private final ViewModel model;
     private final String packageName;
     private final String viewName;
-    private final boolean generatedAvailable;
     private final List<ViewComponent> included;
     private final List<ViewComponent> excluded;
     private final List<ViewComponent> passed = new ArrayList<>();
     private final StringBuilder out = new StringBuilder(16 * 1024);
     private int indent;
 
-    ViewSource(
-        final ViewModel model, final String packageName, final String viewName, final boolean generatedAvailable)
+    ViewSource(final ViewModel model, final String packageName, final String viewName)
     {
         this.model = model;
         this.packageName = packageName;
         this.viewName = viewName;
-        this.generatedAvailable = generatedAvailable;
         this.included = model.included();
         this.excluded = model.excluded();
         for (final ViewComponent component : included)
@@ -44,11 +41,6 @@ final class ViewSource
     {
         header();
         classJavadoc();
-        if (generatedAvailable)
-        {
-            line("@Generated(value = \"dev.cairn.codegen.CairnProcessor\", comments = \"from " +
-                model.view().getQualifiedName() + "\")");
-        }
         line("public final class " + viewName);
         open();
         action();
@@ -94,10 +86,6 @@ final class ViewSource
         imports.add("dev.cairn.Entity");
         imports.add("dev.cairn.World");
         imports.add("dev.cairn.set.SparseSet");
-        if (generatedAvailable)
-        {
-            imports.add("javax.annotation.processing.Generated");
-        }
         for (final ViewComponent component : all())
         {
             final String storage = component.storageName();
@@ -579,7 +567,8 @@ final class ViewSource
             {
                 final String storage = storageLocal(component);
                 line("final int " + indexLocal(component) + " = i < " + storage + ".freeList() && " + storage +
-                    ".packedAt(i) == entity ? i : " + storage + ".memberIndex(entity);");
+                    ".packedAt(i) == entity");
+                line("    ? i : " + storage + ".memberIndex(entity);");
                 line("if (" + indexLocal(component) + " < 0)");
                 skip();
             }
@@ -595,8 +584,8 @@ final class ViewSource
     private String membership(final ViewComponent component)
     {
         final String storage = storageLocal(component);
-        return "(i < " + storage + ".freeList() && " + storage + ".packedAt(i) == entity || " + storage +
-            ".memberIndex(entity) >= 0)";
+        return "(i < " + storage + ".freeList() && " + storage + ".packedAt(i) == entity\n" + indentation() +
+            "    || " + storage + ".memberIndex(entity) >= 0)";
     }
 
     private void localStorages(final ViewComponent except)
@@ -692,6 +681,11 @@ final class ViewSource
     {
         indent--;
         line("}");
+    }
+
+    private String indentation()
+    {
+        return "    ".repeat(indent);
     }
 
     private void line()

@@ -1,28 +1,52 @@
 package dev.cairn.view;
 
 import dev.cairn.Entity;
+import dev.cairn.World;
 import dev.cairn.set.SparseSet;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.ComponentType;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.LongConsumer;
 
 /**
- * A view whose component set is chosen at run time: it visits the entities that are members of every included set
- * and of no excluded one. For code that is not hot; generated views ({@link dev.cairn.View}) are the fast path.
+ * A view whose components are chosen at run time: it visits the entities that are members of every included set and
+ * of no excluded one.
+ * <pre>{@code
+ * RuntimeView view = world.view(Position.class, Velocity.class).without(Frozen.class);
+ * PositionStorage positions = view.storage(PositionStorage.TYPE);
+ * view.forEach(entity -> positions.x(entity, positions.x(entity) + 1f));
+ * }</pre>
+ * For code that is not hot: the action receives only the handle, and reading a component through a storage's
+ * by-entity accessor costs a sparse lookup. Generated views ({@link dev.cairn.View}) pass positioned accessors and are
+ * the fast path; both follow the same rules.
  * <p>
- * Iteration walks the smallest included set (chosen when iteration starts) from back to front and probes the
- * others, so in-place tombstones and swap-only released entries are never visited. Removing the entity being visited,
- * or any of its components, is safe: the rest of the iteration visits exactly the remaining matching entities once.
- * Entities that gain components during iteration may or may not be visited, never twice.
+ * <b>Iteration.</b> Each iteration leads with the included set that is smallest (by {@link SparseSet#freeList()})
+ * when it starts, walks it from back to front and checks every other set, first at the same packed index and then
+ * through its sparse array. {@link dev.cairn.DeletionPolicy#IN_PLACE} tombstones and
+ * {@link dev.cairn.DeletionPolicy#SWAP_ONLY} released entries are never visited.
+ * <p>
+ * <b>Changes while iterating.</b> Removing the entity being visited, destroying it, or removing any of its components
+ * is safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that start to
+ * match meanwhile (components added, entities created) may or may not be visited, and are never visited twice, unless
+ * an entity stops matching and matches again during the same iteration. Removing <em>other</em> entities from the
+ * leading set is not supported while iterating (swap-and-pop can move an already visited entity into the unvisited
+ * part). A view holds no state between iterations: keep it and iterate it again after any change.
+ * <p>
+ * <b>Closing.</b> After the world (or a set) is closed, every method except {@link #included(int)},
+ * {@link #excluded(int)} and the counts throws {@link IllegalStateException}; an iteration during which the world is
+ * closed stops and throws it too. Not thread-safe.
  */
 public final class RuntimeView
 {
+    private final World world;
     private final SparseSet[] included;
     private final SparseSet[] excluded;
 
     /**
-     * Creates a view.
+     * Creates a view over sets, not tied to a world: {@link #without(Class[])} is then unavailable.
      *
      * @param included sets an entity must be a member of; at least one.
      * @param excluded sets an entity must not be a member of.
@@ -30,43 +54,173 @@ public final class RuntimeView
      */
     public RuntimeView(final List<? extends SparseSet> included, final List<? extends SparseSet> excluded)
     {
+        this(null, included, excluded);
+    }
+
+    /**
+     * Creates a view over sets of a world; what {@link World#view(Class[])} calls.
+     *
+     * @param world    the world the sets belong to, used to resolve {@link #without(Class[])}; may be null.
+     * @param included sets an entity must be a member of; at least one.
+     * @param excluded sets an entity must not be a member of.
+     * @throws IllegalArgumentException if {@code included} is empty.
+     */
+    public RuntimeView(
+        final World world, final List<? extends SparseSet> included, final List<? extends SparseSet> excluded)
+    {
         if (included.isEmpty())
         {
-            throw new IllegalArgumentException("a view needs at least one included component");
+            throw new IllegalArgumentException(
+                "a view needs at least one included component; pass one or more component classes or sets");
         }
+        this.world = world;
         this.included = included.toArray(new SparseSet[0]);
         this.excluded = excluded.toArray(new SparseSet[0]);
     }
 
     /**
-     * A view with the same included sets and these sets excluded as well.
+     * A view with the same included and excluded sets, and these sets excluded as well.
      *
      * @param more sets an entity must not be a member of.
-     * @return a new view.
+     * @return a new view; this one is unchanged.
      */
     public RuntimeView without(final SparseSet... more)
     {
-        final List<SparseSet> all = new ArrayList<>(List.of(excluded));
-        all.addAll(List.of(more));
-        return new RuntimeView(List.of(included), all);
+        final List<SparseSet> all = new ArrayList<>(Arrays.asList(excluded));
+        all.addAll(Arrays.asList(more));
+        return new RuntimeView(world, Arrays.asList(included), all);
+    }
+
+    /**
+     * A view with the same included and excluded components, and these components excluded as well.
+     *
+     * @param more component records an entity must not have.
+     * @return a new view; this one is unchanged.
+     * @throws IllegalStateException    if this view was built from sets rather than by a {@link World}, or the world is
+     *                                  closed.
+     * @throws IllegalArgumentException if a class has no generated storage.
+     */
+    @SafeVarargs
+    public final RuntimeView without(final Class<? extends Record>... more)
+    {
+        if (world == null)
+        {
+            throw new IllegalStateException(
+                "this view was built from sets, not by a World, so it cannot find the storage of a component " +
+                "class: pass the sets to without(SparseSet...) instead");
+        }
+        final SparseSet[] sets = new SparseSet[more.length];
+        for (int k = 0; k < more.length; k++)
+        {
+            sets[k] = world.storage(more[k]);
+        }
+        return without(sets);
     }
 
     /**
      * The included set at position {@code k} of the list given at construction, for reading components.
      *
-     * @param k position in the included list.
-     * @return that set (a {@link dev.cairn.storage.ComponentStorage} when the view came from a World).
+     * @param k position in the included list, from 0 to {@link #includedCount()} - 1.
+     * @return that set (a {@link ComponentStorage} when the view came from a World).
+     * @throws IndexOutOfBoundsException if {@code k} is out of range.
      */
     public SparseSet included(final int k)
     {
+        if (k < 0 || k >= included.length)
+        {
+            throw new IndexOutOfBoundsException(
+                "included set " + k + " does not exist: this view includes " + included.length + " sets");
+        }
         return included[k];
     }
 
     /**
-     * Whether an entity is visited by this view.
+     * The excluded set at position {@code k}, in the order exclusions were added.
+     *
+     * @param k position in the excluded list, from 0 to {@link #excludedCount()} - 1.
+     * @return that set.
+     * @throws IndexOutOfBoundsException if {@code k} is out of range.
+     */
+    public SparseSet excluded(final int k)
+    {
+        if (k < 0 || k >= excluded.length)
+        {
+            throw new IndexOutOfBoundsException(
+                "excluded set " + k + " does not exist: this view excludes " + excluded.length + " sets");
+        }
+        return excluded[k];
+    }
+
+    /**
+     * How many sets an entity must be a member of.
+     *
+     * @return at least 1.
+     */
+    public int includedCount()
+    {
+        return included.length;
+    }
+
+    /**
+     * How many sets an entity must not be a member of.
+     *
+     * @return 0 or more.
+     */
+    public int excludedCount()
+    {
+        return excluded.length;
+    }
+
+    /**
+     * The included storage of a component record.
+     *
+     * @param recordClass a component record this view includes.
+     * @param <R>         the record.
+     * @return its storage.
+     * @throws IllegalArgumentException if the view does not include a storage of that record.
+     */
+    @SuppressWarnings("unchecked")
+    public <R extends Record> ComponentStorage<R> storage(final Class<R> recordClass)
+    {
+        for (final SparseSet set : included)
+        {
+            if (set instanceof ComponentStorage && ((ComponentStorage<?>)set).type().recordClass() == recordClass)
+            {
+                return (ComponentStorage<R>)set;
+            }
+        }
+        throw notIncluded(recordClass);
+    }
+
+    /**
+     * The included storage of a component type, typed as its generated class: {@code
+     * view.storage(PositionStorage.TYPE)} is a {@code PositionStorage}.
+     *
+     * @param type the storage's {@code TYPE} constant.
+     * @param <R>  the record.
+     * @param <S>  the generated storage class.
+     * @return the storage.
+     * @throws IllegalArgumentException if the view does not include a storage of that type.
+     */
+    @SuppressWarnings("unchecked")
+    public <R extends Record, S extends ComponentStorage<R>> S storage(final ComponentType<R, S> type)
+    {
+        for (final SparseSet set : included)
+        {
+            if (set instanceof ComponentStorage && ((ComponentStorage<?>)set).type() == type)
+            {
+                return (S)set;
+            }
+        }
+        throw notIncluded(type.recordClass());
+    }
+
+    /**
+     * Whether an entity would be visited now.
      *
      * @param entity any value.
      * @return true if it is in every included set and no excluded one.
+     * @throws IllegalStateException if a set is closed.
      */
     public boolean contains(final long entity)
     {
@@ -88,9 +242,9 @@ public final class RuntimeView
     }
 
     /**
-     * An upper bound of the entities visited: the size of the smallest included set.
+     * An upper bound of the entities an iteration started now would visit: the extent of the smallest included set.
      *
-     * @return the bound.
+     * @return the bound; 0 after the world is closed.
      */
     public int sizeHint()
     {
@@ -98,49 +252,66 @@ public final class RuntimeView
     }
 
     /**
-     * Visits every matching entity once.
+     * Visits every matching entity once, from the back of the leading set to the front; allocates nothing.
      *
      * @param action receives each entity's handle.
-     * @throws IllegalStateException if a set is closed.
+     * @throws IllegalStateException if a set is closed, before or during the iteration.
      */
     public void forEach(final LongConsumer action)
     {
-        for (final SparseSet set : included)
-        {
-            set.ensureOpen();
-        }
-        for (final SparseSet set : excluded)
-        {
-            set.ensureOpen();
-        }
+        ensureOpen();
         final SparseSet lead = lead();
-        for (int i = lead.freeList(); (i = Math.min(i, lead.freeList()) - 1) >= 0; )
+        int i = lead.freeList();
+        while (--i >= 0)
         {
             final long entity = lead.packedAt(i);
-            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION && matchesOthers(lead, entity))
+            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION && matches(lead, i, entity))
             {
                 action.accept(entity);
+                final int end = lead.freeList();
+                if (i > end)
+                {
+                    i = end;
+                }
             }
         }
+        ensureOpen();
     }
 
     /**
-     * Counts the matching entities by iterating.
+     * Counts the matching entities by walking the leading set; allocates nothing.
      *
      * @return how many entities {@link #forEach(LongConsumer)} would visit now.
+     * @throws IllegalStateException if a set is closed.
      */
     public int count()
     {
-        final int[] count = new int[1];
-        forEach(entity -> count[0]++);
-        return count[0];
+        ensureOpen();
+        final SparseSet lead = lead();
+        int count = 0;
+        for (int i = lead.freeList() - 1; i >= 0; i--)
+        {
+            final long entity = lead.packedAt(i);
+            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION && matches(lead, i, entity))
+            {
+                count++;
+            }
+        }
+        return count;
     }
 
-    private boolean matchesOthers(final SparseSet lead, final long entity)
+    @Override
+    public String toString()
+    {
+        return "RuntimeView[with=" + names(included) + ", without=" + names(excluded) + "]";
+    }
+
+    /** Whether {@code entity}, at index {@code i} of {@code lead}, is in every other included set, no excluded one. */
+    private boolean matches(final SparseSet lead, final int i, final long entity)
     {
         for (final SparseSet set : included)
         {
-            if (set != lead && set.memberIndex(entity) < 0)
+            if (set != lead && !(i < set.freeList() && set.packedAt(i) == entity) && set.memberIndex(entity) < 0)
             {
                 return false;
             }
@@ -166,5 +337,34 @@ public final class RuntimeView
             }
         }
         return lead;
+    }
+
+    private void ensureOpen()
+    {
+        for (final SparseSet set : included)
+        {
+            set.ensureOpen();
+        }
+        for (final SparseSet set : excluded)
+        {
+            set.ensureOpen();
+        }
+    }
+
+    private IllegalArgumentException notIncluded(final Class<?> recordClass)
+    {
+        return new IllegalArgumentException(
+            "this view does not include " + recordClass.getName() + "; it includes " + names(included) +
+            ": add it to world.view(...) or read it through world.storage(...)");
+    }
+
+    private static String names(final SparseSet[] sets)
+    {
+        final StringBuilder text = new StringBuilder("[");
+        for (int k = 0; k < sets.length; k++)
+        {
+            text.append(k == 0 ? "" : ", ").append(sets[k].name());
+        }
+        return text.append(']').toString();
     }
 }
