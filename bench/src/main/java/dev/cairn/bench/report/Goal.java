@@ -1,0 +1,210 @@
+package dev.cairn.bench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One performance goal and how a run did against it.
+ *
+ * @param goal     what was promised.
+ * @param measured what the run measured, in words.
+ * @param met      whether the run meets the goal; false also when it was not measured.
+ * @param verdict  "met" or "missed" (or "not measured") and by how much.
+ */
+public record Goal(String goal, String measured, boolean met, String verdict)
+{
+    /** Allocation per entity below this counts as none: it prints as 0.00 and is JMH's own noise. */
+    public static final double ZERO_BYTES = 0.01;
+
+    /**
+     * Judges a run against Cairn's goals: a 2-component view at most 2.0 ns per entity at 1M; iteration at least 3x
+     * faster than Artemis-odb and 4x faster than Dominion; create at most 20 ns and destroy at most 12 ns per entity;
+     * no allocation in any Cairn iteration benchmark.
+     *
+     * @param results the run.
+     * @return one entry per goal, in that order.
+     */
+    public static List<Goal> evaluate(final ResultSet results)
+    {
+        final List<Goal> goals = new ArrayList<>();
+        goals.add(atMost(results, "2-component view at 1M entities <= 2.0 ns/entity",
+            List.of(Workloads.ITERATE2), List.of(1_000_000), 2.0));
+        goals.add(fasterThan(results, Library.ARTEMIS, 3.0));
+        goals.add(fasterThan(results, Library.DOMINION, 4.0));
+        goals.add(atMost(results, "create <= 20 ns/entity", List.of(Workloads.CREATE), null, 20.0));
+        goals.add(atMost(results, "destroy <= 12 ns/entity", List.of(Workloads.DESTROY), null, 12.0));
+        goals.add(noAllocation(results));
+        return goals;
+    }
+
+    private static Goal atMost(
+        final ResultSet results,
+        final String goal,
+        final List<Workloads> workloads,
+        final List<Integer> onlySizes,
+        final double limit)
+    {
+        Result worst = null;
+        for (final Workloads workload : workloads)
+        {
+            for (final int size : onlySizes != null ? onlySizes : results.sizes(workload))
+            {
+                final Result result = results.find(Library.CAIRN, workload, size);
+                if (result != null && (worst == null || result.nanos() > worst.nanos()))
+                {
+                    worst = result;
+                }
+            }
+        }
+        if (worst == null)
+        {
+            return new Goal(goal, "no Cairn result", false, "not measured");
+        }
+        final String where = worst.workload().label() + " at " + Result.sizeLabel(worst.entities());
+        final String measured = "worst " + ns(worst.nanos()) + " ns (" + where + ")";
+        if (worst.nanos() <= limit)
+        {
+            return new Goal(goal, measured, true,
+                String.format(Locale.ROOT, "met, %.0f%% under the limit", 100 * (limit - worst.nanos()) / limit));
+        }
+        return new Goal(goal, measured, false,
+            String.format(Locale.ROOT, "missed, %.0f%% over the limit (%s ns too slow)",
+                100 * (worst.nanos() - limit) / limit, ns(worst.nanos() - limit)));
+    }
+
+    private static Goal fasterThan(final ResultSet results, final Library peer, final double factor)
+    {
+        final String goal = String.format(Locale.ROOT, ">= %.0fx faster than %s on iteration", factor, peer.label());
+        double worstRatio = Double.POSITIVE_INFINITY;
+        String worstWhere = null;
+        int cases = 0;
+        int reached = 0;
+        for (final Workloads workload : Workloads.ITERATION)
+        {
+            for (final int size : results.sizes(workload))
+            {
+                final Result cairn = results.find(Library.CAIRN, workload, size);
+                final Result other = results.find(peer, workload, size);
+                if (cairn == null || other == null)
+                {
+                    continue;
+                }
+                final double ratio = other.nanos() / cairn.nanos();
+                cases++;
+                if (ratio >= factor)
+                {
+                    reached++;
+                }
+                if (ratio < worstRatio)
+                {
+                    worstRatio = ratio;
+                    worstWhere = workload.label() + " at " + Result.sizeLabel(size);
+                }
+            }
+        }
+        if (cases == 0)
+        {
+            return new Goal(goal, "no pair of Cairn and " + peer.label() + " results", false, "not measured");
+        }
+        final String measured = String.format(Locale.ROOT, "smallest ratio %s (%s); %d of %d cases reach %.0fx",
+            ratio(worstRatio), worstWhere, reached, cases, factor);
+        if (reached == cases)
+        {
+            return new Goal(goal, measured, true, String.format(Locale.ROOT,
+                "met, with %.0f%% to spare in the closest case", 100 * (worstRatio - factor) / factor));
+        }
+        return new Goal(goal, measured, false, String.format(Locale.ROOT,
+            "missed, %.0f%% short of %.0fx in the worst case", 100 * (factor - worstRatio) / factor, factor));
+    }
+
+    private static Goal noAllocation(final ResultSet results)
+    {
+        final String goal = "0 B/op in every Cairn iteration benchmark";
+        Result worst = null;
+        int cases = 0;
+        for (final Workloads workload : Workloads.ITERATION)
+        {
+            for (final int size : results.sizes(workload))
+            {
+                final Result result = results.find(Library.CAIRN, workload, size);
+                if (result == null || Double.isNaN(result.bytes()))
+                {
+                    continue;
+                }
+                cases++;
+                if (worst == null || result.bytes() > worst.bytes())
+                {
+                    worst = result;
+                }
+            }
+        }
+        if (worst == null)
+        {
+            return new Goal(goal, "no Cairn allocation figures (run with -prof gc)", false, "not measured");
+        }
+        final String measured = String.format(Locale.ROOT, "largest %s B/entity (%s at %s) over %d benchmarks",
+            bytes(worst.bytes()), worst.workload().label(), Result.sizeLabel(worst.entities()), cases);
+        if (worst.bytes() < ZERO_BYTES)
+        {
+            return new Goal(goal, measured, true, "met");
+        }
+        return new Goal(goal, measured, false, String.format(Locale.ROOT,
+            "missed, by %s B/entity (%s B per invocation)", bytes(worst.bytes()),
+            bytes(worst.bytes() * worst.entities())));
+    }
+
+    /**
+     * Formats nanoseconds with precision that suits their size.
+     *
+     * @param nanos the value.
+     * @return for example {@code 1.23}, {@code 45.6}, {@code 789}.
+     */
+    public static String ns(final double nanos)
+    {
+        if (Double.isNaN(nanos))
+        {
+            return "n/a";
+        }
+        final double magnitude = Math.abs(nanos);
+        if (magnitude < 10)
+        {
+            return String.format(Locale.ROOT, "%.2f", nanos);
+        }
+        if (magnitude < 100)
+        {
+            return String.format(Locale.ROOT, "%.1f", nanos);
+        }
+        return String.format(Locale.ROOT, "%.0f", nanos);
+    }
+
+    /**
+     * Formats a speed ratio.
+     *
+     * @param ratio the other library's time divided by Cairn's.
+     * @return for example {@code 3.40x}.
+     */
+    public static String ratio(final double ratio)
+    {
+        if (Double.isNaN(ratio) || Double.isInfinite(ratio))
+        {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, ratio < 10 ? "%.2fx" : ratio < 100 ? "%.1fx" : "%.0fx", ratio);
+    }
+
+    /**
+     * Formats bytes per entity.
+     *
+     * @param bytes the value.
+     * @return for example {@code 0.00}, {@code 48.0}.
+     */
+    public static String bytes(final double bytes)
+    {
+        if (Double.isNaN(bytes))
+        {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, bytes < 100 ? "%.2f" : "%.0f", bytes);
+    }
+}
