@@ -1,9 +1,16 @@
 package dev.cairn.codegen;
 
+import dev.cairn.codegen.ComponentAnalyzer.UnresolvedTypeException;
+
 import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -15,6 +22,17 @@ public final class CairnProcessor extends AbstractProcessor
 {
     static final String COMPONENT = "dev.cairn.Component";
     static final String VIEW = "dev.cairn.View";
+
+    /** Records whose component types were not resolved yet (another processor may generate them), by name. */
+    private final Map<String, String> deferredComponents = new LinkedHashMap<>();
+    private StorageGenerator storages;
+
+    @Override
+    public synchronized void init(final ProcessingEnvironment processingEnv)
+    {
+        super.init(processingEnv);
+        storages = new StorageGenerator(processingEnv);
+    }
 
     @Override
     public Set<String> getSupportedAnnotationTypes()
@@ -31,8 +49,78 @@ public final class CairnProcessor extends AbstractProcessor
     @Override
     public boolean process(final Set<? extends TypeElement> annotations, final RoundEnvironment round)
     {
-        // Storage generation: StorageGenerator. View generation: ViewGenerator.
-        new ViewGenerator(processingEnv).generate(round);
-        return false;
+        processComponents(annotations, round);
+        processViews(annotations, round);
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // @Component: storages (StorageGenerator)
+    // ---------------------------------------------------------------------------------------------------------------
+
+    private void processComponents(final Set<? extends TypeElement> annotations, final RoundEnvironment round)
+    {
+        if (round.processingOver())
+        {
+            // Nothing new was generated in the last round, so a type still unresolved is missing for good.
+            for (final Map.Entry<String, String> entry : deferredComponents.entrySet())
+            {
+                final TypeElement element = processingEnv.getElementUtils().getTypeElement(entry.getKey());
+                processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "cannot generate the storage of " +
+                    entry.getKey() + ": type " + entry.getValue() + " could not be resolved", element);
+            }
+            deferredComponents.clear();
+            return;
+        }
+        final Map<String, String> retry = new LinkedHashMap<>(deferredComponents);
+        deferredComponents.clear();
+        for (final String name : retry.keySet())
+        {
+            final TypeElement element = processingEnv.getElementUtils().getTypeElement(name);
+            if (element != null)
+            {
+                generateStorage(element);
+            }
+        }
+        for (final TypeElement annotation : annotations)
+        {
+            if (annotation.getQualifiedName().contentEquals(COMPONENT))
+            {
+                for (final Element element : round.getElementsAnnotatedWith(annotation))
+                {
+                    generateStorage((TypeElement)element);
+                }
+            }
+        }
+    }
+
+    private void generateStorage(final TypeElement element)
+    {
+        try
+        {
+            storages.generate(element);
+        }
+        catch (final UnresolvedTypeException ex)
+        {
+            deferredComponents.put(element.getQualifiedName().toString(), ex.getMessage());
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------------
+    // @View: views (ViewGenerator, written separately)
+    // ---------------------------------------------------------------------------------------------------------------
+
+    private void processViews(final Set<? extends TypeElement> annotations, final RoundEnvironment round)
+    {
+        for (final TypeElement annotation : annotations)
+        {
+            if (annotation.getQualifiedName().contentEquals(VIEW))
+            {
+                for (final Element element : round.getElementsAnnotatedWith(annotation))
+                {
+                    new ViewGenerator(processingEnv).generate(element);
+                }
+            }
+        }
     }
 }
