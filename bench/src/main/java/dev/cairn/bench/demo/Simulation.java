@@ -1,0 +1,331 @@
+package dev.cairn.bench.demo;
+
+import dev.cairn.World;
+
+import java.io.PrintStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * The demo: a particle field with constant churn. Every tick moves every particle through a generated view
+ * ({@link MovingView}), ages it ({@link AgingView}), despawns the particles whose lifetime ran out and spawns as many
+ * new ones, so the entity count stays constant while all three deletion policies see steady removals and inserts:
+ * position and velocity are swap-and-pop, {@link Lifetime} is in-place, the {@link Glowing} tag is swap-only.
+ * <p>
+ * Run it with {@code java -jar bench/target/cairn-demo.jar [--entities N] [--ticks N]}; the jar's manifest adds the
+ * {@code Add-Exports} Agrona needs. After setup, a tick allocates nothing on the heap: component data is off-heap,
+ * views and their actions are created once, and despawned handles go to a preallocated array.
+ */
+public final class Simulation implements AutoCloseable
+{
+    /** Side of the square particles move in. */
+    public static final float SIZE = 1000f;
+
+    /** Shortest lifetime, in ticks. */
+    public static final int MIN_LIFETIME = 20;
+
+    /** Longest lifetime, in ticks. */
+    public static final int MAX_LIFETIME = 200;
+
+    private final int entities;
+    private final World world;
+    private final PositionStorage positions;
+    private final VelocityStorage velocities;
+    private final LifetimeStorage lifetimes;
+    private final GlowingStorage glowing;
+    private final MovingView moving;
+    private final AgingView aging;
+    private final GlowersView glowers;
+    private final SplittableRandom random;
+    private final long[] expired;
+    private final MovingView.Action move = Simulation::move;
+    private final AgingView.Action age = this::age;
+    private int expiredCount;
+    private long spawned;
+
+    /**
+     * Creates the world and spawns the particles.
+     *
+     * @param entities particles alive at every moment, at least 1.
+     * @param seed     seed of the random positions, velocities and lifetimes.
+     * @throws IllegalArgumentException if {@code entities} is less than 1.
+     * @throws IllegalStateException    if the JVM lacks the Agrona add-exports flag.
+     */
+    public Simulation(final int entities, final long seed)
+    {
+        if (entities < 1)
+        {
+            throw new IllegalArgumentException("a simulation needs at least 1 entity, not " + entities);
+        }
+        this.entities = entities;
+        this.world = new World();
+        this.positions = world.storage(PositionStorage.TYPE);
+        this.velocities = world.storage(VelocityStorage.TYPE);
+        this.lifetimes = world.storage(LifetimeStorage.TYPE);
+        this.glowing = world.storage(GlowingStorage.TYPE);
+        this.moving = new MovingView(world);
+        this.aging = new AgingView(world);
+        this.glowers = new GlowersView(world);
+        this.random = new SplittableRandom(seed);
+        this.expired = new long[entities];
+        positions.reserve(entities);
+        velocities.reserve(entities);
+        lifetimes.reserve(entities);
+        for (int i = 0; i < entities; i++)
+        {
+            spawn();
+        }
+        spawned = 0;
+    }
+
+    /**
+     * Command line entry point; see {@link Options#USAGE}. Exits with 2 on a bad option.
+     *
+     * @param args {@code --entities N}, {@code --ticks N}, {@code --help}.
+     */
+    public static void main(final String[] args)
+    {
+        final Options options;
+        try
+        {
+            options = Options.parse(args);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            System.err.println("cairn-demo: " + ex.getMessage());
+            System.err.println("run with --help for usage");
+            System.exit(2);
+            return;
+        }
+        if (options.help())
+        {
+            System.out.println(Options.USAGE);
+            return;
+        }
+        System.out.printf(Locale.ROOT, "Cairn demo: spawning %,d entities...%n", options.entities());
+        try (Simulation simulation = new Simulation(options.entities(), 42))
+        {
+            simulation.run(options.ticks(), System.out).print(System.out);
+        }
+        catch (final IllegalStateException ex)
+        {
+            System.err.println("cairn-demo: " + ex.getMessage());
+            System.exit(1);
+        }
+    }
+
+    /**
+     * Runs ticks, printing about ten progress lines, and measures the run.
+     *
+     * @param ticks    how many ticks, at least 1.
+     * @param progress where progress lines go.
+     * @return what the run measured.
+     */
+    public Summary run(final int ticks, final PrintStream progress)
+    {
+        if (ticks < 1)
+        {
+            throw new IllegalArgumentException("run at least 1 tick, not " + ticks);
+        }
+        final int every = Math.max(1, ticks / 10);
+        final int aliveAtStart = world.aliveCount();
+        final long spawnedBefore = spawned;
+        final long gcBefore = gcCount();
+        final long start = System.nanoTime();
+        long lastReport = start;
+        for (int tick = 1; tick <= ticks; tick++)
+        {
+            tick();
+            if (tick % every == 0 || tick == ticks)
+            {
+                final long now = System.nanoTime();
+                final int done = tick % every == 0 ? every : tick % every;
+                progress.printf(Locale.ROOT, "  tick %,d/%,d: %,d entities, %.2f ms/tick%n",
+                    tick, ticks, world.aliveCount(), (now - lastReport) / 1e6 / done);
+                lastReport = now;
+            }
+        }
+        final long elapsed = System.nanoTime() - start;
+        final long gcAfter = gcCount();
+        final Runtime runtime = Runtime.getRuntime();
+        return new Summary(
+            aliveAtStart,
+            world.aliveCount(),
+            ticks,
+            elapsed,
+            spawned - spawnedBefore,
+            glowers.count(),
+            world.offHeapBytes(),
+            runtime.totalMemory() - runtime.freeMemory(),
+            gcAfter - gcBefore);
+    }
+
+    /**
+     * One tick: move, age, despawn the expired, spawn replacements.
+     */
+    public void tick()
+    {
+        moving.forEach(move);
+        expiredCount = 0;
+        aging.forEach(age);
+        final long[] expired = this.expired;
+        final int count = expiredCount;
+        for (int i = 0; i < count; i++)
+        {
+            world.destroy(expired[i]);
+        }
+        for (int i = 0; i < count; i++)
+        {
+            spawn();
+        }
+    }
+
+    /**
+     * Entities alive now.
+     *
+     * @return the count; equals the constructor's {@code entities} between ticks.
+     */
+    public int aliveCount()
+    {
+        return world.aliveCount();
+    }
+
+    /**
+     * The particle count the simulation keeps.
+     *
+     * @return the constructor's {@code entities}.
+     */
+    public int entities()
+    {
+        return entities;
+    }
+
+    /** Frees the world's off-heap memory. */
+    @Override
+    public void close()
+    {
+        world.close();
+    }
+
+    private static void move(final long entity, final PositionStorage.Ref position, final VelocityStorage.Ref velocity)
+    {
+        float x = position.x() + velocity.dx();
+        float y = position.y() + velocity.dy();
+        if (x < 0f || x >= SIZE)
+        {
+            velocity.dx(-velocity.dx());
+            x = Math.min(Math.max(x, 0f), Math.nextDown(SIZE));
+        }
+        if (y < 0f || y >= SIZE)
+        {
+            velocity.dy(-velocity.dy());
+            y = Math.min(Math.max(y, 0f), Math.nextDown(SIZE));
+        }
+        position.x(x);
+        position.y(y);
+    }
+
+    private void age(final long entity, final LifetimeStorage.Ref lifetime)
+    {
+        final int left = lifetime.ticks() - 1;
+        if (left <= 0)
+        {
+            expired[expiredCount++] = entity;
+        }
+        else
+        {
+            lifetime.ticks(left);
+        }
+    }
+
+    private void spawn()
+    {
+        final SplittableRandom random = this.random;
+        final long entity = world.create();
+        positions.emplace(entity, (float)random.nextDouble() * SIZE, (float)random.nextDouble() * SIZE);
+        velocities.emplace(entity, (float)random.nextDouble(-1, 1), (float)random.nextDouble(-1, 1));
+        lifetimes.emplace(entity, random.nextInt(MIN_LIFETIME, MAX_LIFETIME + 1));
+        if (random.nextInt(4) == 0)
+        {
+            glowing.emplace(entity);
+        }
+        spawned++;
+    }
+
+    private static long gcCount()
+    {
+        long count = 0;
+        for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+        {
+            count += Math.max(0, gc.getCollectionCount());
+        }
+        return count;
+    }
+
+    /**
+     * What a run measured.
+     *
+     * @param aliveAtStart  entities alive before the first tick.
+     * @param aliveAtEnd    entities alive after the last tick.
+     * @param ticks         ticks run.
+     * @param elapsedNanos  wall time of the ticks.
+     * @param spawned       entities despawned and replaced during the run.
+     * @param glowing       glowing entities at the end.
+     * @param offHeapBytes  off-heap bytes the world holds at the end ({@code World.offHeapBytes()}).
+     * @param heapUsedBytes heap in use at the end.
+     * @param gcCount       garbage collections during the ticks.
+     */
+    public record Summary(
+        int aliveAtStart,
+        int aliveAtEnd,
+        int ticks,
+        long elapsedNanos,
+        long spawned,
+        int glowing,
+        long offHeapBytes,
+        long heapUsedBytes,
+        long gcCount)
+    {
+        /**
+         * Ticks per second of wall time.
+         *
+         * @return the rate.
+         */
+        public double ticksPerSecond()
+        {
+            return ticks / (elapsedNanos / 1e9);
+        }
+
+        /**
+         * Nanoseconds per entity per tick.
+         *
+         * @return wall time divided by ticks and by entities.
+         */
+        public double nanosPerEntityTick()
+        {
+            return (double)elapsedNanos / ticks / Math.max(1, aliveAtEnd);
+        }
+
+        /**
+         * Prints the summary.
+         *
+         * @param out where to print.
+         */
+        public void print(final PrintStream out)
+        {
+            out.printf(Locale.ROOT, "Summary%n");
+            out.printf(Locale.ROOT, "  entities                 %,d (at start %,d)%n", aliveAtEnd, aliveAtStart);
+            out.printf(Locale.ROOT, "  ticks                    %,d in %.2f s%n", ticks, elapsedNanos / 1e9);
+            out.printf(Locale.ROOT, "  ticks per second         %.1f%n", ticksPerSecond());
+            out.printf(Locale.ROOT, "  ns per entity per tick   %.2f%n", nanosPerEntityTick());
+            out.printf(Locale.ROOT, "  despawned and respawned  %,d%n", spawned);
+            out.printf(Locale.ROOT, "  glowing at end           %,d%n", glowing);
+            out.printf(Locale.ROOT, "  off-heap bytes           %,d (%.1f MiB)%n",
+                offHeapBytes, offHeapBytes / (1024.0 * 1024.0));
+            out.printf(Locale.ROOT, "  heap used                %.1f MiB%n", heapUsedBytes / (1024.0 * 1024.0));
+            out.printf(Locale.ROOT, "  GC count during run      %d%n", gcCount);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.cairn.bench.report;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ReportGeneratorTest
+{
+    private static String sample() throws IOException
+    {
+        try (InputStream in = ReportGeneratorTest.class.getResourceAsStream("/sample-jmh.json"))
+        {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    private static ResultSet results() throws IOException
+    {
+        return ResultSet.parse(sample());
+    }
+
+    @Test
+    void readsEveryBenchmarkThatFollowsTheNamingConventionAndSkipsTheRest() throws IOException
+    {
+        final ResultSet results = results();
+
+        assertEquals(7, results.results().size());
+        assertEquals(List.of("org.example.Other.measure"), results.skipped());
+        final Result cairn = results.find(Library.CAIRN, Workloads.ITERATE2, 1_000_000);
+        assertEquals(1.5, cairn.nanos(), 1e-9);
+        assertEquals(0.1, cairn.error(), 1e-9);
+        assertEquals(0.0001, cairn.bytes(), 1e-12);
+        assertTrue(Double.isNaN(results.find(Library.DOMINION, Workloads.ITERATE2, 1_000_000).error()));
+        assertNull(results.find(Library.ASHLEY, Workloads.ITERATE2, 1_000_000));
+        assertEquals(List.of(10_000), results.sizes(Workloads.CREATE));
+        assertEquals("17.0.15", results.setting("jdkVersion"));
+        assertEquals("1", results.setting("forks"));
+    }
+
+    @Test
+    void tableRowsShowNanosPerEntityAndRatiosAgainstPeersAndBaselines() throws IOException
+    {
+        final String page = ResultsPage.markdown(results(), machine(), "quick", "bench/results/quick.json", "c.svg");
+
+        assertTrue(page.contains(
+            "| iterate 2 components | 1M | **1.50** ± 0.10 | 9.00 | 6.00 ± 0.50 | - | 0.50 ± 0.01 | 1.00 ± 0.02 |"),
+            page);
+        assertTrue(page.contains("| iterate 2 components | 1M | 6.00x | 4.00x | - | 0.33x | 0.67x |"), page);
+        assertTrue(page.contains("| iterate 2 components | 1M | 0.00 | 24.00 | 0.00 | - | 0.00 | 0.00 |"), page);
+        assertTrue(page.contains("Test CPU, 2 cores (nproc), 8.0 GiB RAM"), page);
+        assertTrue(page.contains("`bench/run-benchmarks.sh quick`"), page);
+        assertTrue(page.contains("![Nanoseconds per entity, log scale](c.svg)"), page);
+        assertTrue(page.contains("org.example.Other.measure"), page);
+    }
+
+    @Test
+    void goalsSayMetOrMissedAndByHowMuch() throws IOException
+    {
+        final List<Goal> goals = Goal.evaluate(results());
+
+        assertEquals(6, goals.size());
+        assertTrue(goals.get(0).met(), goals.get(0).toString());
+        assertEquals("met, 25% under the limit", goals.get(0).verdict());
+        assertTrue(goals.get(1).met(), goals.get(1).toString());
+        assertTrue(goals.get(1).measured().startsWith("smallest ratio 4.00x"), goals.get(1).measured());
+        assertTrue(goals.get(2).met(), goals.get(2).toString());
+        assertTrue(goals.get(3).met(), goals.get(3).toString());
+        assertFalse(goals.get(4).met(), goals.get(4).toString());
+        assertEquals("missed, 17% over the limit (2.04 ns too slow)", goals.get(4).verdict());
+        assertTrue(goals.get(5).met(), goals.get(5).toString());
+    }
+
+    @Test
+    void goalsWithoutResultsAreMissedAsNotMeasured()
+    {
+        final List<Goal> goals = Goal.evaluate(ResultSet.parse("[]"));
+
+        for (final Goal goal : goals)
+        {
+            assertFalse(goal.met(), goal.toString());
+            assertEquals("not measured", goal.verdict());
+        }
+    }
+
+    @Test
+    void chartIsWellFormedSvgWithOneBarPerResult() throws Exception
+    {
+        final String svg = BarChart.svg(results(), "quick profile; <test> & \"machine\"");
+
+        final DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        final Document document = factory.newDocumentBuilder()
+            .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        assertEquals("svg", document.getDocumentElement().getLocalName());
+        assertEquals("http://www.w3.org/2000/svg", document.getDocumentElement().getNamespaceURI());
+        int bars = 0;
+        for (int i = 0; i < document.getElementsByTagName("rect").getLength(); i++)
+        {
+            if (document.getElementsByTagName("rect").item(i).getFirstChild() != null)
+            {
+                bars++;
+            }
+        }
+        assertEquals(7, bars);
+    }
+
+    @Test
+    void generatorWritesPageAndChartFromAnExistingJsonFile(@TempDir final Path dir) throws Exception
+    {
+        final Path json = dir.resolve("quick.json");
+        Files.writeString(json, sample(), StandardCharsets.UTF_8);
+        machine().write(Machine.sidecar(json));
+        final Path page = dir.resolve("docs").resolve("benchmarks.md");
+        final Path svg = dir.resolve("docs").resolve("benchmarks.svg");
+
+        ReportGenerator.generate(json, page, svg);
+
+        final String text = Files.readString(page);
+        assertTrue(text.startsWith("# Benchmarks"), text);
+        assertTrue(text.contains("Test CPU"), text);
+        assertTrue(text.contains("](benchmarks.svg)"), text);
+        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(svg.toFile());
+    }
+
+    @Test
+    void jsonReaderHandlesJmhNumbersStringsAndEscapes()
+    {
+        assertEquals(List.of(1.0, -2.5e3, "a\"b\\c\u00e9", true, false), Json.parse("[1, -2.5E3, \"a\\\"b\\\\c\\u00e9\", true, false]"));
+        assertTrue(Double.isNaN((Double)((List<?>)Json.parse("[NaN]")).get(0)));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> Json.parse("[1, }"));
+        assertTrue(ex.getMessage().contains("offset 4"), ex.getMessage());
+    }
+
+    private static Machine machine()
+    {
+        return new Machine("Test CPU", 2, "8.0 GiB", "Linux", "bench/run-benchmarks.sh quick", "2025-01-01T00:00:00Z");
+    }
+}
