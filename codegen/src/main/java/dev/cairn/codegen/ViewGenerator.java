@@ -9,7 +9,6 @@ import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
-import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
@@ -115,21 +114,10 @@ public final class ViewGenerator
         {
             error(
                 "@View goes on an interface, but " + element.getSimpleName() + " is " + article(element.getKind()) +
-                "; declare it as 'interface " + element.getSimpleName() + " {}'", element, annotation, null);
+                "; declare it as 'interface " + element.getSimpleName() + " {}'", element, null, null);
             return null;
         }
         final TypeElement view = (TypeElement)element;
-        for (Element outer = view.getEnclosingElement(); !(outer instanceof PackageElement);
-            outer = outer.getEnclosingElement())
-        {
-            if (!(outer instanceof TypeElement))
-            {
-                error(
-                    "@View interface " + view.getSimpleName() + " is local to a method; declare it at top level " +
-                    "or as a member of a class so its view can be generated beside it", element, annotation, null);
-                return null;
-            }
-        }
 
         AnnotationValue withValue = null;
         AnnotationValue withoutValue = null;
@@ -390,9 +378,13 @@ public final class ViewGenerator
         {
             messager.printMessage(Diagnostic.Kind.ERROR, message, element, annotation, value);
         }
-        else
+        else if (annotation != null)
         {
             messager.printMessage(Diagnostic.Kind.ERROR, message, element, annotation);
+        }
+        else
+        {
+            messager.printMessage(Diagnostic.Kind.ERROR, message, element);
         }
     }
 }

@@ -1,0 +1,248 @@
+package dev.cairn.views;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import dev.cairn.codegen.CairnProcessor;
+import org.junit.jupiter.api.Test;
+
+import javax.tools.JavaFileObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the processor accepts and rejects in a {@code @View}, compiled with compile-testing: each mistake is an error
+ * on the offending element or array entry, with a message that says what to do.
+ */
+final class ViewCompileTest
+{
+    private static final JavaFileObject COMPONENTS = JavaFileObjects.forSourceLines(
+        "c.Components",
+        "package c;",
+        "import dev.cairn.Component;",
+        "public final class Components {",
+        "    @Component public record P(float x) {}",
+        "    @Component public record Q(int y) {}",
+        "    @Component public record R(long z) {}",
+        "    @Component public record S(double w) {}",
+        "    @Component public record T(byte v) {}",
+        "    @Component public record U(short u) {}",
+        "    @Component public record V(char t) {}",
+        "    @Component public record W(boolean s) {}",
+        "    @Component public record X() {}",
+        "    @Component public record Y() {}",
+        "    public record Plain(int a) {}",
+        "}");
+
+    @Test
+    void viewOnAClassIsAnErrorOnTheClass()
+    {
+        final JavaFileObject view = source(
+            "@View(with = P.class)",
+            "class Movers {}");
+        final Compilation compilation = compile(view);
+        assertThat(compilation).hadErrorContaining("@View goes on an interface, but Movers is a class")
+            .inFile(view).onLineContaining("class Movers");
+    }
+
+    @Test
+    void viewOnARecordIsAnError()
+    {
+        final JavaFileObject view = source(
+            "@View(with = P.class)",
+            "record Movers() {}");
+        assertThat(compile(view)).hadErrorContaining("Movers is a record").inFile(view)
+            .onLineContaining("record Movers");
+    }
+
+    @Test
+    void emptyWithIsAnErrorOnTheList()
+    {
+        final JavaFileObject view = source(
+            "@View(",
+            "    with = {})",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("includes no component").inFile(view)
+            .onLineContaining("with = {}");
+    }
+
+    @Test
+    void aRecordThatIsNotAComponentIsAnErrorOnItsEntry()
+    {
+        final JavaFileObject view = source(
+            "@View(with = {P.class,",
+            "    Plain.class})",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("c.Components.Plain in 'with' of @View on Movers is not a " +
+            "@Component record: annotate it with @dev.cairn.Component").inFile(view).onLineContaining("Plain.class");
+    }
+
+    @Test
+    void aClassThatIsNotARecordIsAnError()
+    {
+        final JavaFileObject view = source(
+            "@View(with = P.class,",
+            "    without = Record.class)",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("java.lang.Record in 'without' of @View on Movers is not a " +
+            "record").inFile(view).onLineContaining("Record.class");
+    }
+
+    @Test
+    void aComponentListedTwiceIsAnErrorOnTheSecondEntry()
+    {
+        final JavaFileObject view = source(
+            "@View(with = {P.class,",
+            "    Q.class,",
+            "    P.class})",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("c.Components.P is listed twice in 'with'").inFile(view)
+            .onLine(6);
+    }
+
+    @Test
+    void aComponentExcludedTwiceIsAnError()
+    {
+        final JavaFileObject view = source(
+            "@View(with = P.class,",
+            "    without = {X.class,",
+            "    X.class})",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("c.Components.X is listed twice in 'without'").inFile(view)
+            .onLine(6);
+    }
+
+    @Test
+    void aComponentBothIncludedAndExcludedIsAnErrorOnTheExclusion()
+    {
+        final JavaFileObject view = source(
+            "@View(with = {P.class, Q.class},",
+            "    without = Q.class)",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("c.Components.Q is both in 'with' and in 'without'")
+            .inFile(view).onLineContaining("without = Q.class");
+    }
+
+    @Test
+    void moreThanEightIncludedIsAnError()
+    {
+        final JavaFileObject view = source(
+            "@View(with = {P.class, Q.class, R.class, S.class, T.class, U.class, V.class, W.class, X.class})",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("includes 9 components; a generated view includes at most 8");
+    }
+
+    @Test
+    void moreThanEightExcludedIsAnError()
+    {
+        final JavaFileObject view = source(
+            "@View(with = P.class,",
+            "    without = {Q.class, R.class, S.class, T.class, U.class, V.class, W.class, X.class, Y.class})",
+            "interface Movers {}");
+        assertThat(compile(view)).hadErrorContaining("excludes 9 components; a generated view excludes at most 8");
+    }
+
+    @Test
+    void twoComponentsWithTheSameSimpleNameAreAnError()
+    {
+        final JavaFileObject other = JavaFileObjects.forSourceLines(
+            "d.P",
+            "package d;",
+            "@dev.cairn.Component public record P(int other) {}");
+        final JavaFileObject view = source(
+            "@View(with = {P.class,",
+            "    d.P.class})",
+            "interface Movers {}");
+        assertThat(compile(view, other)).hadErrorContaining("would both be called 'p'").inFile(view)
+            .onLineContaining("d.P.class");
+    }
+
+    @Test
+    void eightIncludedAndEightExcludedCompileAndNameTheirAccessors()
+    {
+        final JavaFileObject view = source(
+            "@View(with = {P.class, Q.class, R.class, S.class, T.class, U.class, V.class, X.class},",
+            "    without = {W.class, Y.class})",
+            "interface Many {}");
+        final Compilation compilation = compile(view);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String source = generated(compilation, "q.ManyView");
+        assertTrue(source.contains(
+            "void accept(long entity, Components_PStorage.Ref p, Components_QStorage.Ref q,"), source);
+        assertTrue(source.contains("public Components_WStorage.Ref w()") ||
+            !source.contains("Components_WStorage.Ref"), "excluded components are not passed");
+    }
+
+    @Test
+    void keywordsAndReservedNamesGetAComponentSuffix()
+    {
+        final JavaFileObject records = JavaFileObjects.forSourceLines(
+            "k.Int",
+            "package k;",
+            "public final class Int {",
+            "    private Int() {}",
+            "    @dev.cairn.Component public record Entity(int a) {}",
+            "    @dev.cairn.Component public record Class(int b) {}",
+            "    @dev.cairn.Component public record HPBar(int c) {}",
+            "}");
+        final JavaFileObject view = JavaFileObjects.forSourceLines(
+            "q.Odd",
+            "package q;",
+            "import dev.cairn.View;",
+            "import k.Int;",
+            "@View(with = {Int.Entity.class, Int.Class.class, Int.HPBar.class})",
+            "interface Odd {}");
+        final Compilation compilation = javac().withProcessors(new CairnProcessor()).compile(records, view);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String source = generated(compilation, "q.OddView");
+        assertTrue(source.contains("public Int_EntityStorage.Ref entityComponent()"), source);
+        assertTrue(source.contains("public Int_ClassStorage.Ref classComponent()"), source);
+        assertTrue(source.contains("public Int_HPBarStorage.Ref hpBar()"), source);
+    }
+
+    @Test
+    void aNestedViewIsGeneratedUnderItsFlattenedName()
+    {
+        final JavaFileObject view = source(
+            "final class Systems {",
+            "    @View(with = P.class, without = X.class)",
+            "    interface Movers {}",
+            "}");
+        final Compilation compilation = compile(view);
+        assertThat(compilation).succeededWithoutWarnings();
+        assertThat(compilation).generatedSourceFile("q.Systems_MoversView");
+    }
+
+    private static JavaFileObject source(final String... lines)
+    {
+        final String[] all = new String[lines.length + 3];
+        all[0] = "package q;";
+        all[1] = "import dev.cairn.View;";
+        all[2] = "import c.Components.*;";
+        System.arraycopy(lines, 0, all, 3, lines.length);
+        return JavaFileObjects.forSourceLines("q.Source", all);
+    }
+
+    private static Compilation compile(final JavaFileObject... sources)
+    {
+        final JavaFileObject[] all = new JavaFileObject[sources.length + 1];
+        all[0] = COMPONENTS;
+        System.arraycopy(sources, 0, all, 1, sources.length);
+        return javac().withProcessors(new CairnProcessor()).compile(all);
+    }
+
+    private static String generated(final Compilation compilation, final String className)
+    {
+        try
+        {
+            return compilation.generatedSourceFile(className).orElseThrow().getCharContent(true).toString();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
