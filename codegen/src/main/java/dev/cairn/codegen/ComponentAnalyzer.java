@@ -211,7 +211,7 @@ final class ComponentAnalyzer
             }
             if (enclosing.contains(typeElement))
             {
-                error(origin, "Record " + typeElement.getQualifiedName() + " refers to itself through " + path +
+                error(position(origin), "Record " + typeElement.getQualifiedName() + " refers to itself through " + path +
                     ": a @Component record cannot contain itself, directly or through nested records, because " +
                     "its fields are flattened into a fixed set of columns; store the other entity's handle " +
                     "(a long) instead");
@@ -276,7 +276,7 @@ final class ComponentAnalyzer
             final TypeElement enumType,
             final List<Part> parts)
         {
-            final Column column = new Column(name, path, accessors, type, enumType, doc, origin);
+            final Column column = new Column(name, path, accessors, type, enumType, doc, position(origin));
             columns.add(column);
             parts.add(column);
         }
@@ -286,7 +286,7 @@ final class ComponentAnalyzer
             final String hidden = inaccessibility(typeElement, packageName);
             if (hidden != null)
             {
-                error(origin, "Type " + type + " of " + describe(path) + " " + hidden + ", so the storage generated " +
+                error(position(origin), "Type " + type + " of " + describe(path) + " " + hidden + ", so the storage generated " +
                     "in " + displayPackage(packageName) + " cannot use it: make it public (or move it to that " +
                     "package)");
                 return false;
@@ -296,7 +296,7 @@ final class ComponentAnalyzer
 
         private boolean unsupported(final TypeMirror type, final String path, final String detail)
         {
-            error(origin, "Unsupported type " + type + " for " + describe(path) + detail + "; " + SUPPORTED);
+            error(position(origin), "Unsupported type " + type + " for " + describe(path) + detail + "; " + SUPPORTED);
             return false;
         }
 
@@ -319,6 +319,24 @@ final class ComponentAnalyzer
                 return "";
             }
         }
+    }
+
+    /**
+     * Where to report a problem with a record component. JDK 17's javac attaches no source position to diagnostics on
+     * a {@link RecordComponentElement}, but it does to the private field the component declares, whose position is
+     * the component's own; so errors go on that field, and fall back to the component.
+     */
+    private static Element position(final RecordComponentElement component)
+    {
+        for (final Element member : component.getEnclosingElement().getEnclosedElements())
+        {
+            if (member.getKind() == ElementKind.FIELD && !member.getModifiers().contains(Modifier.STATIC) &&
+                member.getSimpleName().contentEquals(component.getSimpleName()))
+            {
+                return member;
+            }
+        }
+        return component;
     }
 
     private boolean namesAreDistinct(final TypeElement record, final List<Column> columns)

@@ -1,0 +1,478 @@
+package dev.cairn.codegen;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.JavaFileObjects;
+import org.junit.jupiter.api.Test;
+
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.TypeElement;
+import javax.tools.JavaFileObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static com.google.testing.compile.CompilationSubject.assertThat;
+import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the processor accepts and rejects in a {@code @Component}, compiled with compile-testing. Every unsupported
+ * declaration is an error on the record component to fix (or on the type, when the type itself is the problem) whose
+ * message says what is supported; every supported one compiles without a warning under {@code -Xlint:all -Werror}.
+ */
+final class ProcessorDiagnosticsTest
+{
+    private static final String SUPPORTED = "a @Component record can store the eight primitive types, enums, and " +
+        "non-generic records whose components are themselves supported (flattened into columns)";
+
+    @Test
+    void aStringComponentIsAnErrorOnThatComponent()
+    {
+        final JavaFileObject source = source("Player",
+            "@Component",
+            "record Player(int score,",
+            "    String name) {}");
+        assertThat(compile(source)).hadErrorContaining(
+            "Unsupported type java.lang.String for component name of Player; " + SUPPORTED)
+            .inFile(source).onLineContaining("String name");
+    }
+
+    @Test
+    void anObjectComponentIsAnError()
+    {
+        final JavaFileObject source = source("Holder",
+            "@Component",
+            "record Holder(",
+            "    Object value) {}");
+        assertThat(compile(source)).hadErrorContaining("Unsupported type java.lang.Object for component value of " +
+            "Holder; " + SUPPORTED).inFile(source).onLineContaining("Object value");
+    }
+
+    @Test
+    void anArrayComponentIsAnError()
+    {
+        final JavaFileObject source = source("Samples",
+            "@Component",
+            "record Samples(int count,",
+            "    float[] values) {}");
+        assertThat(compile(source)).hadErrorContaining("Unsupported type float[] for component values of Samples")
+            .inFile(source).onLineContaining("float[] values");
+    }
+
+    @Test
+    void aCollectionComponentIsAnError()
+    {
+        final JavaFileObject source = source("Inventory",
+            "@Component",
+            "record Inventory(",
+            "    java.util.List<Integer> items) {}");
+        assertThat(compile(source)).hadErrorContaining(
+            "Unsupported type java.util.List<java.lang.Integer> for component items of Inventory; " + SUPPORTED)
+            .inFile(source).onLineContaining("items");
+    }
+
+    @Test
+    void aBoxedComponentIsAnErrorThatNamesThePrimitive()
+    {
+        final JavaFileObject source = source("Health",
+            "@Component",
+            "record Health(",
+            "    Integer points) {}");
+        assertThat(compile(source)).hadErrorContaining(
+            "Unsupported type java.lang.Integer for component points of Health: use the primitive int instead")
+            .inFile(source).onLineContaining("Integer points");
+    }
+
+    @Test
+    void aGenericComponentRecordIsAnErrorOnTheType()
+    {
+        final JavaFileObject source = source("Box",
+            "@Component",
+            "record Box<T>(T value) {}");
+        assertThat(compile(source)).hadErrorContaining("@Component record q.Box must not be generic")
+            .inFile(source).onLineContaining("record Box");
+    }
+
+    @Test
+    void aComponentOfAGenericRecordTypeIsAnErrorOnThatComponent()
+    {
+        final JavaFileObject source = source("Holder",
+            "record Pair<T>(T first, T second) {}",
+            "@Component",
+            "record Holder(int id,",
+            "    Pair<Integer> pair) {}");
+        assertThat(compile(source)).hadErrorContaining("Unsupported type q.Pair<java.lang.Integer> for component " +
+            "pair of Holder: record q.Pair is generic; " + SUPPORTED).inFile(source).onLineContaining("pair)");
+    }
+
+    @Test
+    void aComponentClassIsAnErrorOnTheClass()
+    {
+        final JavaFileObject source = source("Velocity",
+            "@Component",
+            "final class Velocity { float dx; }");
+        assertThat(compile(source)).hadErrorContaining("@Component applies to records only, but q.Velocity is a " +
+            "class: declare it as a record").inFile(source).onLineContaining("class Velocity");
+    }
+
+    @Test
+    void aComponentEnumOrInterfaceIsAnErrorOnTheType()
+    {
+        final JavaFileObject source = source("Kinds",
+            "@Component",
+            "enum Kind { A }",
+            "@Component",
+            "interface Shape {}");
+        final Compilation compilation = compile(source);
+        assertThat(compilation).hadErrorContaining("q.Kind is an enum").inFile(source).onLineContaining("enum Kind");
+        assertThat(compilation).hadErrorContaining("q.Shape is an interface").inFile(source)
+            .onLineContaining("interface Shape");
+    }
+
+    @Test
+    void aRecordContainingItselfIsAnErrorOnTheComponent()
+    {
+        final JavaFileObject source = source("Node",
+            "@Component",
+            "record Node(int value,",
+            "    Node next) {}");
+        assertThat(compile(source)).hadErrorContaining("Record q.Node refers to itself through next: a @Component " +
+            "record cannot contain itself").inFile(source).onLineContaining("Node next");
+    }
+
+    @Test
+    void aRecordContainingItselfThroughNestingIsAnErrorOnTheOuterComponent()
+    {
+        final JavaFileObject source = source("Parent",
+            "@Component",
+            "record Parent(int id,",
+            "    Child child) {}",
+            "record Child(float weight, Parent parent) {}");
+        assertThat(compile(source)).hadErrorContaining("Record q.Parent refers to itself through child.parent")
+            .inFile(source).onLineContaining("Child child");
+    }
+
+    @Test
+    void anUnsupportedFieldOfANestedRecordIsAnErrorOnTheOuterComponentNamingThePath()
+    {
+        final JavaFileObject source = source("Sign",
+            "record Label(int size, String text) {}",
+            "@Component",
+            "record Sign(float x,",
+            "    Label label) {}");
+        assertThat(compile(source)).hadErrorContaining("Unsupported type java.lang.String for label.text " +
+            "(component label of Sign); " + SUPPORTED).inFile(source).onLineContaining("Label label");
+    }
+
+    @Test
+    void componentsWhoseFlattenedNamesCollideAreAnErrorOnTheLaterOne()
+    {
+        final JavaFileObject source = source("R",
+            "record Vec2(float x, float y) {}",
+            "@Component",
+            "record R(Vec2 pos,",
+            "    float posX) {}");
+        assertThat(compile(source)).hadErrorContaining("Component posX of R generates the column posX (for posX), " +
+            "which pos.x also generates").inFile(source).onLineContaining("float posX");
+    }
+
+    @Test
+    void componentsWhoseAccessorsCollideAreAnError()
+    {
+        final JavaFileObject source = source("Size",
+            "@Component",
+            "record Size(float x,",
+            "    float X) {}");
+        assertThat(compile(source)).hadErrorContaining("Component X of Size generates the method comparingX(), " +
+            "which clashes with component x").inFile(source).onLineContaining("float X");
+    }
+
+    @Test
+    void aComponentWhoseAccessorClashesWithAnInheritedMethodIsAnError()
+    {
+        final JavaFileObject source = source("Link",
+            "@Component",
+            "record Link(float weight,",
+            "    long entity) {}");
+        assertThat(compile(source)).hadErrorContaining("Component entity of Link generates the method " +
+            "entityAt(int), which clashes with entityAt(int) inherited from dev.cairn.set.SparseSet: rename the " +
+            "component").inFile(source).onLineContaining("long entity");
+    }
+
+    @Test
+    void aComponentWhoseRefAccessorClashesIsAnError()
+    {
+        final JavaFileObject source = source("Slot",
+            "@Component",
+            "record Slot(",
+            "    int index) {}");
+        assertThat(compile(source)).hadErrorContaining("Component index of Slot generates the method " +
+            "SlotStorage.Ref.index(), which clashes with the generated SlotStorage.Ref.index()")
+            .inFile(source).onLineContaining("int index");
+    }
+
+    @Test
+    void aSingleComponentNamedLikeAGeneratedMethodIsAnError()
+    {
+        final JavaFileObject source = source("Fix",
+            "@Component",
+            "record Fix(",
+            "    float patch) {}");
+        assertThat(compile(source)).hadErrorContaining("generates the method patch(long, float), which clashes " +
+            "with the generated patch that writes the whole Fix").inFile(source).onLineContaining("float patch");
+    }
+
+    @Test
+    void anEnumWithoutConstantsIsAnError()
+    {
+        final JavaFileObject source = source("Holder",
+            "enum Nothing {}",
+            "@Component",
+            "record Holder(",
+            "    Nothing nothing) {}");
+        assertThat(compile(source)).hadErrorContaining("enum q.Nothing has no constants").inFile(source)
+            .onLineContaining("Nothing nothing");
+    }
+
+    @Test
+    void aPrivateComponentRecordIsAnErrorOnTheType()
+    {
+        final JavaFileObject source = source("Outer",
+            "final class Outer {",
+            "    @Component",
+            "    private record Hidden(int x) {}",
+            "}");
+        assertThat(compile(source)).hadErrorContaining("@Component record q.Outer.Hidden is private").inFile(source)
+            .onLineContaining("record Hidden");
+    }
+
+    @Test
+    void aLocalComponentRecordIsInvisibleToProcessorsAndGetsNoStorage()
+    {
+        // javac hands annotation processors no local classes, so this cannot be reported; docs/components.md says so.
+        final JavaFileObject source = source("Outer",
+            "final class Outer {",
+            "    void run() {",
+            "        @Component",
+            "        record Local(int x) {}",
+            "    }",
+            "}");
+        final Compilation compilation = compile(source);
+        assertThat(compilation).succeeded();
+        assertTrue(compilation.generatedSourceFiles().isEmpty());
+    }
+
+    @Test
+    void aFieldTypeTheStorageCannotSeeIsAnErrorOnTheComponent()
+    {
+        final JavaFileObject source = source("Outer",
+            "public final class Outer {",
+            "    private enum Mode { ON, OFF }",
+            "    @Component",
+            "    record Switch(int id,",
+            "        Mode mode) {}",
+            "}");
+        assertThat(compile(source)).hadErrorContaining("Type q.Outer.Mode of component mode of Switch is private, " +
+            "so the storage generated in package q cannot use it").inFile(source).onLineContaining("Mode mode");
+
+        final JavaFileObject base = JavaFileObjects.forSourceLines("other.Base",
+            "package other;",
+            "public class Base {",
+            "    protected enum Level { LOW, HIGH }",
+            "}");
+        final JavaFileObject sub = source("Sub",
+            "class Sub extends other.Base {",
+            "    @Component",
+            "    record Gauge(",
+            "        Level level) {}",
+            "}");
+        assertThat(compile(base, sub)).hadErrorContaining("Type other.Base.Level of component level of Gauge is " +
+            "not public, so the storage generated in package q cannot use it")
+            .inFile(sub).onLineContaining("Level level");
+    }
+
+    @Test
+    void packagePrivateRecordsOfTheSamePackageAreFine()
+    {
+        final JavaFileObject source = source("Panel",
+            "@Component",
+            "record Panel(Secret secret, Outer.Inner inner) {}",
+            "record Secret(int code) {}",
+            "final class Outer { record Inner(byte b) {} }");
+        assertThat(compile(source)).succeededWithoutWarnings();
+    }
+
+    @Test
+    void everySupportedKindCompilesWithoutWarningsUnderXlintAllAndWerror() throws IOException
+    {
+        final List<JavaFileObject> sources = new ArrayList<>();
+        try (Stream<Path> files = Files.list(Path.of("src/test/java/dev/cairn/codegen/fixture")))
+        {
+            for (final Path file : (Iterable<Path>)files.sorted()::iterator)
+            {
+                // Another package: the test classpath already holds the storages generated for the originals.
+                sources.add(JavaFileObjects.forSourceString(
+                    "copy." + file.getFileName().toString().replace(".java", ""),
+                    Files.readString(file).replace("package dev.cairn.codegen.fixture;", "package copy;")));
+            }
+        }
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(sources);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String shades = generated(compilation, "copy.ShadesStorage");
+        assertTrue(shades.contains("colourColumn.putByte(index, (byte)colour.ordinal());"), shades);
+        assertTrue(shades.contains("wideColumn.putShort(index << SHORT_SHIFT, (short)wide.ordinal());"), shades);
+        assertTrue(shades.contains("{Byte.BYTES, Short.BYTES}"), shades);
+    }
+
+    @Test
+    void namesThatWouldBeShadowedAreWrittenInFull()
+    {
+        final JavaFileObject source = JavaFileObjects.forSourceLines("q.Ref",
+            "package q;",
+            "import dev.cairn.Component;",
+            "@Component",
+            "public record Ref(Float weight, int id) {",
+            "}");
+        final JavaFileObject floatType = JavaFileObjects.forSourceLines("q.Float",
+            "package q;",
+            "public record Float(float value) {}");
+        final JavaFileObject policy = JavaFileObjects.forSourceLines("q.DeletionPolicy",
+            "package q;",
+            "public enum DeletionPolicy { KEEP }");
+        final JavaFileObject user = JavaFileObjects.forSourceLines("q.Item",
+            "package q;",
+            "import dev.cairn.Component;",
+            "@Component",
+            "public record Item(DeletionPolicy policy, Ref ref, float f) {",
+            "}");
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(source, floatType, policy, user);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String ref = generated(compilation, "q.RefStorage");
+        assertTrue(ref.contains("extends ComponentStorage<q.Ref>"), ref);
+        assertTrue(ref.contains("java.lang.Float.BYTES"), ref);
+        final String item = generated(compilation, "q.ItemStorage");
+        assertTrue(item.contains("public q.DeletionPolicy policy(final long entity)"), item);
+        assertTrue(item.contains("DeletionPolicy.SWAP_AND_POP"), item);
+    }
+
+    @Test
+    void componentsInTheUnnamedPackageAndNestedThreeDeepCompile()
+    {
+        final JavaFileObject source = JavaFileObjects.forSourceLines("World3",
+            "import dev.cairn.Component;",
+            "public final class World3 {",
+            "    public static final class Inner {",
+            "        @Component public record Deep(long a, boolean b) {}",
+            "    }",
+            "    @Component record Mark() {}",
+            "}");
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all", "-Werror")
+            .compile(source);
+        assertThat(compilation).succeededWithoutWarnings();
+        assertThat(compilation).generatedSourceFile("World3_Inner_DeepStorage");
+        assertThat(compilation).generatedSourceFile("World3_MarkStorage");
+    }
+
+    @Test
+    void aFieldTypeGeneratedByAnotherProcessorIsWaitedFor()
+    {
+        final JavaFileObject source = source("Carrier",
+            "@Component",
+            "record Carrier(int id, GeneratedVec vec) {}");
+        final Compilation compilation = javac()
+            .withProcessors(new VecGenerator(), new CairnProcessor())
+            .withOptions("-Xlint:all,-processing", "-Werror")
+            .compile(source);
+        assertThat(compilation).succeededWithoutWarnings();
+        assertTrue(generated(compilation, "q.CarrierStorage").contains("public float vecX(final long entity)"));
+    }
+
+    @Test
+    void aFieldTypeThatNeverExistsIsReportedOnce()
+    {
+        final JavaFileObject source = source("Orphan",
+            "@Component",
+            "record Orphan(int id, Missing missing) {}");
+        final Compilation compilation = compile(source);
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorContaining("Missing");
+    }
+
+    /** Generates the record {@code q.GeneratedVec(float x, float y)} in the first round. */
+    private static final class VecGenerator extends AbstractProcessor
+    {
+        private boolean done;
+
+        @Override
+        public Set<String> getSupportedAnnotationTypes()
+        {
+            return Set.of("*");
+        }
+
+        @Override
+        public SourceVersion getSupportedSourceVersion()
+        {
+            return SourceVersion.latestSupported();
+        }
+
+        @Override
+        public boolean process(final Set<? extends TypeElement> annotations, final RoundEnvironment round)
+        {
+            if (!done)
+            {
+                done = true;
+                try (Writer writer = processingEnv.getFiler().createSourceFile("q.GeneratedVec").openWriter())
+                {
+                    writer.write("package q; public record GeneratedVec(float x, float y) {}");
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
+            }
+            return false;
+        }
+    }
+
+    private static JavaFileObject source(final String name, final String... lines)
+    {
+        final String[] all = new String[lines.length + 2];
+        all[0] = "package q;";
+        all[1] = "import dev.cairn.Component;";
+        System.arraycopy(lines, 0, all, 2, lines.length);
+        return JavaFileObjects.forSourceLines("q." + name, all);
+    }
+
+    private static Compilation compile(final JavaFileObject... sources)
+    {
+        return javac().withProcessors(new CairnProcessor()).compile(sources);
+    }
+
+    private static String generated(final Compilation compilation, final String className)
+    {
+        try
+        {
+            return compilation.generatedSourceFile(className).orElseThrow().getCharContent(true).toString();
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+}
