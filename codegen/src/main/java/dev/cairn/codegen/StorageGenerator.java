@@ -296,9 +296,14 @@ final class StorageGenerator
             docs.add("@throws IllegalArgumentException if the entity already has this component, or is not alive " +
                 "or well-formed.");
             docs.add("@throws IllegalStateException    if the storage is closed.");
+            if (hasEnum(columns))
+            {
+                docs.add("@throws NullPointerException     if an enum is null; nothing is added then.");
+            }
             doc(docs.toArray(new String[0]));
             signature("public int emplace(", columns);
             openBrace();
+            requireEnums(columns);
             line("final int index = insert(entity);");
             for (final Column column : columns)
             {
@@ -332,9 +337,14 @@ final class StorageGenerator
                 "Overwrites every field of an entity's {@link " + record + "}; allocates nothing.", ""));
             docs.addAll(params(columns, "an entity with this component."));
             docs.add("@throws IllegalArgumentException if the entity does not have this component.");
+            if (hasEnum(columns))
+            {
+                docs.add("@throws NullPointerException     if an enum is null; nothing is written then.");
+            }
             doc(docs.toArray(new String[0]));
             signature("public void patch(", columns);
             openBrace();
+            requireEnums(columns);
             line("final int index = requireIndex(entity);");
             for (final Column column : columns)
             {
@@ -516,6 +526,19 @@ final class StorageGenerator
             closeBrace();
         }
 
+        /** Null enums are refused before anything changes, so a failed emplace or patch leaves no half-written row. */
+        private void requireEnums(final List<Column> columns)
+        {
+            for (final Column column : columns)
+            {
+                if (column.type().isEnum())
+                {
+                    line(names.of("java.util.Objects") + ".requireNonNull(" + column.name() + ", \"" + column.name() +
+                        "\");");
+                }
+            }
+        }
+
         private List<String> params(final List<Column> columns, final String entityDoc)
         {
             int width = "entity".length();
@@ -655,6 +678,18 @@ final class StorageGenerator
                 out.setLength(out.length() - 1);
             }
         }
+    }
+
+    private static boolean hasEnum(final List<Column> columns)
+    {
+        for (final Column column : columns)
+        {
+            if (column.type().isEnum())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String field(final Column column)

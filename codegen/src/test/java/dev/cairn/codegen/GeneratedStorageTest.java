@@ -1,0 +1,309 @@
+package dev.cairn.codegen;
+
+import dev.cairn.DeletionPolicy;
+import dev.cairn.Entity;
+import dev.cairn.codegen.fixture.Colour;
+import dev.cairn.codegen.fixture.Position;
+import dev.cairn.codegen.fixture.PositionStorage;
+import dev.cairn.codegen.fixture.Shades;
+import dev.cairn.codegen.fixture.ShadesStorage;
+import dev.cairn.codegen.fixture.Tags;
+import dev.cairn.codegen.fixture.Tags_InPlaceStorage;
+import dev.cairn.codegen.fixture.Transform;
+import dev.cairn.codegen.fixture.TransformStorage;
+import dev.cairn.codegen.fixture.Vec2;
+import dev.cairn.codegen.fixture.Wide;
+import dev.cairn.set.SparseSet;
+import dev.cairn.storage.ComponentType;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The generated storage API, one behaviour at a time, on the contract's examples: {@code Position(float x, float y)},
+ * the nested {@code Transform(Vec2 pos, float angle)}, enums and tags.
+ */
+final class GeneratedStorageTest
+{
+    private static final long A = Entity.of(1, 0);
+    private static final long B = Entity.of(2, 0);
+    private static final long C = Entity.of(3, 7);
+
+    @Test
+    void emplaceWritesEveryFieldAndEachAccessorReadsItBack()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            final int index = positions.emplace(A, 1.5f, -2.5f);
+
+            assertEquals(A, positions.entityAt(index));
+            assertEquals(1.5f, positions.x(A));
+            assertEquals(-2.5f, positions.y(A));
+            assertEquals(1.5f, positions.xAt(index));
+            assertEquals(-2.5f, positions.yAt(index));
+            final PositionStorage.Ref ref = positions.ref().moveTo(index);
+            assertEquals(index, ref.index());
+            assertEquals(1.5f, ref.x());
+            assertEquals(-2.5f, ref.y());
+            assertEquals(new Position(1.5f, -2.5f), positions.get(A));
+            assertEquals(new Position(1.5f, -2.5f), positions.getAt(index));
+            assertEquals(new Position(1.5f, -2.5f), ref.get());
+        }
+    }
+
+    @Test
+    void settersByEntityByIndexAndThroughRefWriteOnlyTheirField()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.emplace(A, 1f, 2f);
+            final int index = positions.emplace(B, 3f, 4f);
+
+            positions.x(B, 30f);
+            positions.yAt(index, 40f);
+            assertEquals(new Position(30f, 40f), positions.get(B));
+            positions.ref().moveTo(index).x(300f);
+            assertEquals(new Position(300f, 40f), positions.get(B));
+            assertEquals(new Position(1f, 2f), positions.get(A));
+        }
+    }
+
+    @Test
+    void addAndPatchTakeTheRecordOrItsFields()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.add(A, new Position(1f, 2f));
+            positions.patch(A, new Position(5f, 6f));
+            assertEquals(new Position(5f, 6f), positions.get(A));
+            positions.patch(A, 7f, 8f);
+            assertEquals(new Position(7f, 8f), positions.get(A));
+        }
+    }
+
+    @Test
+    void aNestedRecordIsFlattenedIntoColumnsAndRebuiltByGet()
+    {
+        try (TransformStorage transforms = TransformStorage.create())
+        {
+            final int index = transforms.emplace(A, 1f, 2f, 0.5f);
+            transforms.add(B, new Transform(new Vec2(3f, 4f), -1f));
+
+            assertEquals(1f, transforms.posX(A));
+            assertEquals(2f, transforms.posYAt(index));
+            assertEquals(0.5f, transforms.ref().moveTo(index).angle());
+            assertEquals(new Transform(new Vec2(3f, 4f), -1f), transforms.get(B));
+            transforms.posY(B, 40f);
+            assertEquals(new Transform(new Vec2(3f, 40f), -1f), transforms.get(B));
+        }
+    }
+
+    @Test
+    void standaloneStoragesAcceptAnyWellFormedHandleAndRefuseNull()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.emplace(Entity.of(Entity.MAX_INDEX, Entity.MAX_VERSION), 1f, 1f);
+            assertTrue(positions.contains(Entity.of(Entity.MAX_INDEX, Entity.MAX_VERSION)));
+            final IllegalArgumentException ex =
+                assertThrows(IllegalArgumentException.class, () -> positions.emplace(Entity.NULL, 0f, 0f));
+            assertTrue(ex.getMessage().contains(Entity.toString(Entity.NULL)), ex.getMessage());
+        }
+    }
+
+    @Test
+    void accessorsByEntityRefuseAnAbsentOrStaleEntityNamingIt()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.emplace(A, 1f, 2f);
+            final long stale = Entity.of(1, 1);
+
+            for (final long absent : new long[]{B, stale})
+            {
+                final String name = Entity.toString(absent);
+                assertMessageContains(name, assertThrows(IllegalArgumentException.class, () -> positions.x(absent)));
+                assertMessageContains(name, assertThrows(
+                    IllegalArgumentException.class, () -> positions.y(absent, 1f)));
+                assertMessageContains(name, assertThrows(IllegalArgumentException.class, () -> positions.get(absent)));
+                assertMessageContains(name, assertThrows(
+                    IllegalArgumentException.class, () -> positions.patch(absent, 1f, 1f)));
+                assertMessageContains(name, assertThrows(
+                    IllegalArgumentException.class, () -> positions.patch(absent, new Position(1f, 1f))));
+            }
+            assertMessageContains(Entity.toString(A), assertThrows(
+                IllegalArgumentException.class, () -> positions.emplace(A, 0f, 0f)));
+            assertEquals(new Position(1f, 2f), positions.get(A));
+        }
+    }
+
+    @Test
+    void accessorsByIndexAndRefsRefuseAnIndexOutsideTheStorage()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.emplace(A, 1f, 2f);
+            final PositionStorage.Ref ref = positions.ref().moveTo(1);
+
+            assertMessageContains("index 1 ", assertThrows(IndexOutOfBoundsException.class, () -> positions.xAt(1)));
+            assertMessageContains("index -1 ", assertThrows(
+                IndexOutOfBoundsException.class, () -> positions.yAt(-1, 0f)));
+            assertThrows(IndexOutOfBoundsException.class, () -> positions.getAt(1));
+            assertThrows(IndexOutOfBoundsException.class, ref::x);
+            assertThrows(IndexOutOfBoundsException.class, () -> ref.y(1f));
+            assertThrows(IndexOutOfBoundsException.class, ref::get);
+            positions.erase(A);
+            assertThrows(IndexOutOfBoundsException.class, () -> positions.ref().moveTo(0).x());
+        }
+    }
+
+    @Test
+    void everyAccessorThrowsIllegalStateAfterClose()
+    {
+        final PositionStorage positions = PositionStorage.create();
+        positions.emplace(A, 1f, 2f);
+        final PositionStorage.Ref ref = positions.ref().moveTo(0);
+        positions.close();
+
+        assertEquals(0, positions.offHeapBytes());
+        assertThrows(IllegalStateException.class, () -> positions.x(A));
+        assertThrows(IllegalStateException.class, () -> positions.x(A, 1f));
+        assertThrows(IllegalStateException.class, () -> positions.xAt(0));
+        assertThrows(IllegalStateException.class, () -> positions.yAt(0, 1f));
+        assertThrows(IllegalStateException.class, ref::x);
+        assertThrows(IllegalStateException.class, () -> positions.get(A));
+        assertThrows(IllegalStateException.class, () -> positions.emplace(B, 1f, 1f));
+        assertThrows(IllegalStateException.class, () -> positions.patch(A, 1f, 1f));
+    }
+
+    @Test
+    void comparatorsSortIterationByTheirFieldWithoutBoxing()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.emplace(A, 2f, 0f);
+            positions.emplace(B, Float.NaN, 1f);
+            positions.emplace(C, -0.0f, 2f);
+            positions.emplace(Entity.of(4, 0), 0.0f, 3f);
+
+            positions.sort(positions.comparingX());
+            assertEquals(List.of(C, Entity.of(4, 0), A, B), iteration(positions));
+            positions.sort(positions.comparingY());
+            assertEquals(List.of(A, B, C, Entity.of(4, 0)), iteration(positions));
+            assertEquals(new Position(Float.NaN, 1f), positions.get(B));
+        }
+    }
+
+    @Test
+    void sortAsFollowsAnotherSetsIterationOrder()
+    {
+        try (PositionStorage positions = PositionStorage.create(); SparseSet order = new SparseSet(
+            DeletionPolicy.SWAP_AND_POP))
+        {
+            positions.emplace(A, 1f, 1f);
+            positions.emplace(B, 2f, 2f);
+            positions.emplace(C, 3f, 3f);
+            order.insert(A);
+            order.insert(C);
+
+            positions.sortAs(order);
+            assertEquals(List.of(C, A, B), iteration(positions));
+            assertEquals(new Position(3f, 3f), positions.get(C));
+        }
+    }
+
+    @Test
+    void enumsAreStoredAsByteOrShortOrdinals()
+    {
+        try (ShadesStorage shades = ShadesStorage.create())
+        {
+            shades.reserve(1024);
+            assertEquals(1024L * (Long.BYTES + Byte.BYTES + Short.BYTES), shades.offHeapBytes());
+
+            shades.emplace(A, Colour.BLUE, Wide.W299);
+            shades.add(B, new Shades(Colour.RED, Wide.W000));
+            assertEquals(Colour.BLUE, shades.colour(A));
+            assertEquals(Wide.W299, shades.wide(A));
+            shades.wide(B, Wide.W255);
+            shades.colour(B, Colour.GREEN);
+            assertEquals(new Shades(Colour.GREEN, Wide.W255), shades.get(B));
+            shades.sort(shades.comparingWide());
+            assertEquals(List.of(B, A), iteration(shades));
+        }
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.reserve(1024);
+            assertEquals(1024L * (Long.BYTES + Float.BYTES + Float.BYTES), positions.offHeapBytes());
+        }
+    }
+
+    @Test
+    void aNullEnumIsRefusedBeforeAnythingChanges()
+    {
+        try (ShadesStorage shades = ShadesStorage.create())
+        {
+            assertMessageContains("colour", assertThrows(
+                NullPointerException.class, () -> shades.emplace(A, null, Wide.W001)));
+            assertFalse(shades.contains(A));
+            shades.emplace(A, Colour.RED, Wide.W001);
+            assertThrows(NullPointerException.class, () -> shades.patch(A, Colour.BLUE, null));
+            assertThrows(NullPointerException.class, () -> shades.colour(A, null));
+            assertThrows(NullPointerException.class, () -> shades.add(B, new Shades(null, Wide.W000)));
+            assertEquals(new Shades(Colour.RED, Wide.W001), shades.get(A));
+            assertFalse(shades.contains(B));
+        }
+    }
+
+    @Test
+    void tagsHaveNoColumnsAndGetReturnsOneSharedInstance()
+    {
+        try (Tags_InPlaceStorage tags = Tags_InPlaceStorage.create())
+        {
+            tags.reserve(1024);
+            assertEquals(1024L * Long.BYTES, tags.offHeapBytes());
+            tags.emplace(A);
+            tags.add(B, new Tags.InPlace());
+
+            assertSame(tags.get(A), tags.get(B));
+            assertSame(tags.get(A), tags.getAt(tags.memberIndex(B)));
+            assertMessageContains(Entity.toString(C), assertThrows(IllegalArgumentException.class, () -> tags.get(C)));
+            assertThrows(NullPointerException.class, () -> tags.add(C, null));
+            assertFalse(tags.contains(C));
+            assertEquals(DeletionPolicy.IN_PLACE, tags.policy());
+        }
+    }
+
+    @Test
+    void typeRegistersTheRecordWithItsPolicyAndFactory()
+    {
+        assertSame(PositionStorage.TYPE, ComponentType.of(Position.class));
+        assertEquals(Position.class, PositionStorage.TYPE.recordClass());
+        assertEquals(DeletionPolicy.SWAP_AND_POP, PositionStorage.TYPE.policy());
+        assertEquals(DeletionPolicy.IN_PLACE, Tags_InPlaceStorage.TYPE.policy());
+        try (PositionStorage positions = PositionStorage.TYPE.newStorage(null, null))
+        {
+            assertSame(PositionStorage.TYPE, positions.type());
+            assertEquals("Position storage", positions.name());
+        }
+    }
+
+    private static List<Long> iteration(final SparseSet set)
+    {
+        final List<Long> order = new ArrayList<>();
+        set.forEach(order::add);
+        return order;
+    }
+
+    private static void assertMessageContains(final String expected, final Throwable thrown)
+    {
+        assertTrue(thrown.getMessage() != null && thrown.getMessage().contains(expected),
+            "expected a message containing '" + expected + "', got: " + thrown.getMessage());
+    }
+}
