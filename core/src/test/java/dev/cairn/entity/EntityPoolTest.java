@@ -1,0 +1,263 @@
+package dev.cairn.entity;
+
+import dev.cairn.Entity;
+import dev.cairn.memory.OffHeap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Specification of {@link EntityPool}: dense creation, LIFO recycling with the next version, validation messages,
+ * exhaustion and memory.
+ */
+class EntityPoolTest
+{
+    private final OffHeap offHeap = new OffHeap();
+    private final EntityPool pool = new EntityPool(offHeap, 8);
+
+    @AfterEach
+    void closePool()
+    {
+        pool.close();
+        assertEquals(0, offHeap.allocatedBytes(), "a closed pool gives back every byte");
+    }
+
+    @Test
+    void createHandsOutIndicesDenselyFromZeroWithVersionZero()
+    {
+        assertEquals(Entity.of(0, 0), pool.create());
+        assertEquals(Entity.of(1, 0), pool.create());
+        assertEquals(Entity.of(2, 0), pool.create());
+        assertEquals(3, pool.aliveCount());
+        assertEquals(3, pool.createdCount());
+    }
+
+    @Test
+    void destroyedEntityIsDeadAndItsIndexComesBackWithTheNextVersion()
+    {
+        final long first = pool.create();
+        pool.create();
+
+        pool.destroy(first);
+
+        assertFalse(pool.isAlive(first));
+        assertEquals(1, pool.currentVersion(Entity.index(first)), "a free index already carries its next version");
+        final long recycled = pool.create();
+        assertEquals(Entity.next(first), recycled);
+        assertTrue(pool.isAlive(recycled));
+        assertFalse(pool.isAlive(first), "the old handle stays stale");
+    }
+
+    @Test
+    void recyclingIsLastInFirstOut()
+    {
+        final long a = pool.create();
+        final long b = pool.create();
+        final long c = pool.create();
+
+        pool.destroy(a);
+        pool.destroy(c);
+        pool.destroy(b);
+
+        assertEquals(Entity.next(b), pool.create());
+        assertEquals(Entity.next(c), pool.create());
+        assertEquals(Entity.next(a), pool.create());
+        assertEquals(Entity.of(3, 0), pool.create(), "then new indices again");
+    }
+
+    @Test
+    void destroyingAStaleHandleThrowsNamingItAndTheCurrentOwner()
+    {
+        final long first = pool.create();
+        pool.destroy(first);
+        final long second = pool.create();
+
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> pool.destroy(first));
+
+        assertTrue(ex.getMessage().contains("entity 0v0 is stale"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("now belongs to " + Entity.toString(second)), ex.getMessage());
+    }
+
+    @Test
+    void destroyingTwiceSaysTheIndexIsFree()
+    {
+        final long entity = pool.create();
+        pool.destroy(entity);
+
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> pool.destroy(entity));
+
+        assertTrue(ex.getMessage().contains("0v0 is stale"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("is free"), ex.getMessage());
+    }
+
+    @Test
+    void nullAndNeverCreatedHandlesAreRejectedByName()
+    {
+        final IllegalArgumentException nullEx =
+            assertThrows(IllegalArgumentException.class, () -> pool.destroy(Entity.NULL));
+        assertTrue(nullEx.getMessage().contains("NULL"), nullEx.getMessage());
+
+        final IllegalArgumentException neverEx =
+            assertThrows(IllegalArgumentException.class, () -> pool.requireAlive(Entity.of(5, 0)));
+        assertTrue(neverEx.getMessage().contains("5v0 was never created"), neverEx.getMessage());
+
+        final long malformed = Entity.combine(1, Entity.TOMBSTONE_VERSION);
+        final IllegalArgumentException malformedEx =
+            assertThrows(IllegalArgumentException.class, () -> pool.destroy(malformed));
+        assertTrue(malformedEx.getMessage().contains(Entity.toString(malformed)), malformedEx.getMessage());
+    }
+
+    @Test
+    void exhaustedIdSpaceThrowsIllegalStateExceptionThatSaysWhatToDo()
+    {
+        for (int i = 0; i < 8; i++)
+        {
+            pool.create();
+        }
+
+        final IllegalStateException ex = assertThrows(IllegalStateException.class, pool::create);
+
+        assertTrue(ex.getMessage().contains("exhausted"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("all 8 indices are alive"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("maxEntities"), ex.getMessage());
+        assertEquals(8, pool.aliveCount(), "a failed create changes nothing");
+    }
+
+    @Test
+    void anExhaustedPoolRecoversWhenAnEntityIsDestroyed()
+    {
+        final List<Long> all = new ArrayList<>();
+        for (int i = 0; i < 8; i++)
+        {
+            all.add(pool.create());
+        }
+
+        pool.destroy(all.get(5));
+
+        assertEquals(Entity.next(all.get(5)), pool.create());
+    }
+
+    @Test
+    void batchCreateIsAllOrNothing()
+    {
+        final long[] entities = new long[10];
+
+        final IllegalStateException ex =
+            assertThrows(IllegalStateException.class, () -> pool.create(entities, 0, 9));
+        assertTrue(ex.getMessage().contains("cannot create 9 entities"), ex.getMessage());
+        assertEquals(0, pool.aliveCount());
+
+        pool.create(entities, 1, 3);
+        assertArrayEquals(new long[]{0, Entity.of(0, 0), Entity.of(1, 0), Entity.of(2, 0), 0, 0, 0, 0, 0, 0},
+            entities);
+    }
+
+    @Test
+    void batchCreateRejectsARangeOutsideTheArray()
+    {
+        final long[] entities = new long[4];
+
+        assertThrows(IndexOutOfBoundsException.class, () -> pool.create(entities, 2, 3));
+        assertThrows(IndexOutOfBoundsException.class, () -> pool.create(entities, -1, 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> pool.create(entities, 0, -1));
+        assertEquals(0, pool.aliveCount());
+    }
+
+    @Test
+    void currentVersionOfAnIndexNeverCreatedThrowsNamingIt()
+    {
+        pool.create();
+
+        final IndexOutOfBoundsException ex =
+            assertThrows(IndexOutOfBoundsException.class, () -> pool.currentVersion(1));
+
+        assertTrue(ex.getMessage().contains("entity index 1 was never created"), ex.getMessage());
+    }
+
+    @Test
+    void clearDestroysEveryEntityAndBumpsEveryVersion()
+    {
+        final long a = pool.create();
+        final long b = pool.create();
+
+        pool.clear();
+
+        assertEquals(0, pool.aliveCount());
+        assertEquals(2, pool.createdCount());
+        assertFalse(pool.isAlive(a));
+        assertFalse(pool.isAlive(b));
+        final Set<Long> recreated = Set.of(pool.create(), pool.create());
+        assertEquals(Set.of(Entity.next(a), Entity.next(b)), recreated);
+    }
+
+    @Test
+    void forEachVisitsEveryAliveEntityAndSurvivesDestroyingTheCurrentOne()
+    {
+        final Set<Long> created = new HashSet<>();
+        for (int i = 0; i < 6; i++)
+        {
+            created.add(pool.create());
+        }
+        pool.destroy(Entity.of(2, 0));
+        created.remove(Entity.of(2, 0));
+
+        final Set<Long> visited = new HashSet<>();
+        pool.forEach(entity ->
+        {
+            assertTrue(visited.add(entity), "visited twice: " + Entity.toString(entity));
+            pool.destroy(entity);
+        });
+
+        assertEquals(created, visited);
+        assertEquals(0, pool.aliveCount());
+    }
+
+    @Test
+    void maxEntitiesMustBeInRange()
+    {
+        assertThrows(IllegalArgumentException.class, () -> new EntityPool(offHeap, 0));
+        final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+            () -> new EntityPool(offHeap, EntityPool.MAX_ENTITIES + 1));
+        assertTrue(ex.getMessage().contains(String.valueOf(EntityPool.MAX_ENTITIES + 1)), ex.getMessage());
+    }
+
+    @Test
+    void offHeapBytesAreWhatTheOwnerCounts()
+    {
+        assertEquals(0, pool.offHeapBytes());
+        pool.create();
+
+        assertTrue(pool.offHeapBytes() > 0);
+        assertEquals(offHeap.allocatedBytes(), pool.offHeapBytes());
+    }
+
+    @Test
+    void aClosedPoolFreesItsMemoryAndRejectsEveryOperation()
+    {
+        final long entity = pool.create();
+
+        pool.close();
+        pool.close();
+
+        assertTrue(pool.isClosed());
+        assertEquals(0, offHeap.allocatedBytes());
+        assertThrows(IllegalStateException.class, pool::create);
+        assertThrows(IllegalStateException.class, () -> pool.create(new long[1], 0, 1));
+        assertThrows(IllegalStateException.class, () -> pool.destroy(entity));
+        assertThrows(IllegalStateException.class, () -> pool.requireAlive(entity));
+        assertThrows(IllegalStateException.class, () -> pool.currentVersion(0));
+        assertThrows(IllegalStateException.class, pool::clear);
+        assertThrows(IllegalStateException.class, () -> pool.forEach(e -> { }));
+        assertFalse(pool.isAlive(entity), "a closed pool has no alive entity");
+    }
+}

@@ -1,0 +1,568 @@
+package dev.cairn.set;
+
+import dev.cairn.DeletionPolicy;
+import dev.cairn.Entity;
+import dev.cairn.entity.EntityPool;
+import dev.cairn.memory.OffHeap;
+import dev.cairn.model.PayloadSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Specification of {@link SparseSet}, by example, for each deletion policy. The model-based tests
+ * ({@link SparseSetModelTest} and the fuzz targets) check the same rules on long random sequences.
+ */
+class SparseSetTest
+{
+    private static final long A = Entity.of(1, 0);
+    private static final long B = Entity.of(2, 0);
+    private static final long C = Entity.of(3, 0);
+    private static final long D = Entity.of(4, 0);
+
+    private static List<Long> iteration(final SparseSet set)
+    {
+        final List<Long> out = new ArrayList<>();
+        set.forEach(out::add);
+        return out;
+    }
+
+    private static PayloadSet payloadSet(final DeletionPolicy policy, final long... entities)
+    {
+        final PayloadSet set = new PayloadSet(policy, new OffHeap(), null, "test set");
+        for (final long entity : entities)
+        {
+            set.emplace(entity, Entity.index(entity) * 100L);
+        }
+        return set;
+    }
+
+    private static long stampAt(final PayloadSet set, final int index)
+    {
+        return set.stampAt(index);
+    }
+
+    // ----------------------------------------------------------------------------------------------- every policy
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void insertReturnsThePackedIndexAndMakesTheHandleAMember(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            assertEquals(0, set.insert(A));
+            assertEquals(1, set.insert(B));
+
+            assertTrue(set.contains(A));
+            assertEquals(1, set.indexOf(B));
+            assertEquals(B, set.entityAt(1));
+            assertEquals(2, set.size());
+            assertEquals(2, set.memberCount());
+            assertFalse(set.isEmpty());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void staleVersionsNullAndMalformedValuesAreNeverContained(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.insert(Entity.of(5, 3));
+
+            assertFalse(set.contains(Entity.of(5, 2)));
+            assertFalse(set.contains(Entity.of(5, 4)));
+            assertFalse(set.contains(Entity.NULL));
+            assertFalse(set.contains(Entity.combine(5, Entity.TOMBSTONE_VERSION)));
+            assertFalse(set.contains(Entity.of(5, 3) | Long.MIN_VALUE));
+            assertEquals(-1, set.indexOf(Entity.of(5, 2)));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void insertingAMemberAgainThrowsNamingIt(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.insert(Entity.of(9, 2));
+
+            final IllegalArgumentException same =
+                assertThrows(IllegalArgumentException.class, () -> set.insert(Entity.of(9, 2)));
+            assertTrue(same.getMessage().contains("9v2 is already in"), same.getMessage());
+
+            final IllegalArgumentException other =
+                assertThrows(IllegalArgumentException.class, () -> set.insert(Entity.of(9, 5)));
+            assertTrue(other.getMessage().contains("9v5"), other.getMessage());
+            assertTrue(other.getMessage().contains("held by 9v2"), other.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void insertingNullOrAMalformedValueThrowsNamingIt(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            final IllegalArgumentException nullEx =
+                assertThrows(IllegalArgumentException.class, () -> set.insert(Entity.NULL));
+            assertTrue(nullEx.getMessage().contains("cannot insert NULL"), nullEx.getMessage());
+
+            final long malformed = Entity.combine(Entity.MAX_INDEX + 1, 0);
+            final IllegalArgumentException malformedEx =
+                assertThrows(IllegalArgumentException.class, () -> set.insert(malformed));
+            assertTrue(malformedEx.getMessage().contains(Entity.toString(malformed)), malformedEx.getMessage());
+            assertEquals(0, set.size());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void erasingANonMemberThrowsNamingItWhileRemoveReturnsFalse(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.insert(A);
+
+            final IllegalArgumentException ex =
+                assertThrows(IllegalArgumentException.class, () -> set.erase(Entity.next(A)));
+            assertTrue(ex.getMessage().contains("entity 1v1 is not in"), ex.getMessage());
+            assertFalse(set.remove(B));
+            assertTrue(set.remove(A));
+            assertFalse(set.contains(A));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void iterationRunsBackToFrontAndErasingTheCurrentMemberIsSafe(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.insert(C);
+            set.insert(D);
+            assertEquals(List.of(D, C, B, A), iteration(set));
+
+            final List<Long> visited = new ArrayList<>();
+            set.forEach(entity ->
+            {
+                visited.add(entity);
+                if (entity != B)
+                {
+                    set.erase(entity);
+                }
+            });
+
+            assertEquals(List.of(D, C, B, A), visited);
+            assertEquals(List.of(B), iteration(set));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void farIndicesUpToMaxIndexAllocateOneSparsePageEach(final DeletionPolicy policy)
+    {
+        final OffHeap offHeap = new OffHeap();
+        try (PayloadSet set = new PayloadSet(policy, offHeap, null, "far set"))
+        {
+            set.emplace(Entity.of(0, 0), 1);
+            final long oneEntity = set.offHeapBytes();
+
+            set.emplace(Entity.of(Entity.MAX_INDEX, Entity.MAX_VERSION), 2);
+            set.emplace(Entity.of(Entity.MAX_INDEX - 1, 0), 3);
+
+            assertTrue(set.contains(Entity.of(Entity.MAX_INDEX, Entity.MAX_VERSION)));
+            assertEquals(oneEntity + SparseSet.PAGE_SIZE * Integer.BYTES, set.offHeapBytes(),
+                "two indices on the last page cost one more page");
+            assertEquals(offHeap.allocatedBytes(), set.offHeapBytes());
+        }
+        assertEquals(0, offHeap.allocatedBytes());
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void swapElementsExchangesSlotsAndPayload(final DeletionPolicy policy)
+    {
+        try (PayloadSet set = payloadSet(policy, A, B, C))
+        {
+            set.swapElements(A, C);
+
+            assertEquals(List.of(A, B, C), iteration(set));
+            assertEquals(300, stampAt(set, set.indexOf(C)));
+            assertEquals(100, stampAt(set, set.indexOf(A)));
+            final IllegalArgumentException ex =
+                assertThrows(IllegalArgumentException.class, () -> set.swapElements(A, D));
+            assertTrue(ex.getMessage().contains("4v0"), ex.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void sortMakesIterationFollowTheComparatorAndPayloadFollowsItsEntity(final DeletionPolicy policy)
+    {
+        try (PayloadSet set = payloadSet(policy, C, A, D, B))
+        {
+            set.sort((left, right) -> Long.compare(stampAt(set, left), stampAt(set, right)));
+
+            assertEquals(List.of(A, B, C, D), iteration(set));
+            for (final long entity : List.of(A, B, C, D))
+            {
+                assertEquals(Entity.index(entity) * 100L, stampAt(set, set.indexOf(entity)));
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void sortIsStable(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            for (int i = 0; i < 100; i++)
+            {
+                set.insert(Entity.of(i, 0));
+            }
+            final List<Long> before = iteration(set);
+
+            set.sort((left, right) -> 0);
+
+            assertEquals(before, iteration(set), "all elements equal: the iteration order stays");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void sortAsPutsSharedEntitiesFirstInTheOtherSetsIterationOrder(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy); SparseSet other = new SparseSet(DeletionPolicy.SWAP_AND_POP))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.insert(C);
+            set.insert(D);
+            other.insert(Entity.of(7, 0));
+            other.insert(B);
+            other.insert(D);
+
+            set.sortAs(other);
+
+            final List<Long> order = iteration(set);
+            assertEquals(List.of(D, B), order.subList(0, 2));
+            assertEquals(4, order.size());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void clearRemovesEverythingButKeepsTheMemory(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.erase(A);
+            final long bytes = set.offHeapBytes();
+
+            set.clear();
+
+            assertEquals(0, set.size());
+            assertEquals(0, set.memberCount());
+            assertEquals(0, set.freeList());
+            assertFalse(set.contains(B));
+            assertEquals(-1, set.indexOf(Entity.next(A)));
+            assertEquals(bytes, set.offHeapBytes());
+            assertEquals(0, set.insert(A), "a cleared set starts again at slot 0");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void reserveAndShrinkToFitManageCapacity(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.reserve(100);
+            assertEquals(100, set.capacity());
+            set.reserve(10);
+            assertEquals(100, set.capacity(), "reserve never shrinks");
+
+            set.insert(Entity.of(5000, 0));
+            set.insert(A);
+            set.erase(Entity.of(5000, 0));
+            set.compact();
+            set.shrinkToFit();
+
+            assertEquals(set.size(), set.capacity());
+            assertEquals((long)set.capacity() * Long.BYTES + SparseSet.PAGE_SIZE * Integer.BYTES, set.offHeapBytes(),
+                "the page of index 5000 is freed, the page of index 1 kept");
+            assertTrue(set.contains(A));
+
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> set.reserve(-2));
+            assertTrue(ex.getMessage().contains("-2"), ex.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void indexChecksNameTheIndexAndTheRange(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.insert(A);
+
+            final IndexOutOfBoundsException ex = assertThrows(IndexOutOfBoundsException.class, () -> set.entityAt(1));
+            assertTrue(ex.getMessage().contains("index 1 is outside [0, 1)"), ex.getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> set.checkIndex(-1));
+            final IllegalArgumentException stale =
+                assertThrows(IllegalArgumentException.class, () -> set.requireIndex(Entity.next(A)));
+            assertTrue(stale.getMessage().contains("1v1"), stale.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void aClosedStandaloneSetFreesEverythingAndRejectsEveryOperation(final DeletionPolicy policy)
+    {
+        final OffHeap offHeap = new OffHeap();
+        final PayloadSet set = payloadSet(policy);
+        final PayloadSet withOwner = new PayloadSet(policy, offHeap, null, "owned set");
+        withOwner.emplace(A, 1);
+        withOwner.emplace(Entity.of(Entity.MAX_INDEX, 0), 2);
+        set.emplace(A, 1);
+
+        withOwner.close();
+        set.close();
+        set.close();
+
+        assertEquals(0, offHeap.allocatedBytes());
+        assertEquals(0, set.offHeapBytes());
+        assertTrue(set.isClosed());
+        final List<Executable> calls = List.of(
+            () -> set.insert(B), () -> set.erase(A), () -> set.remove(A), () -> set.contains(A),
+            () -> set.indexOf(A), () -> set.entityAt(0), () -> set.checkIndex(0), () -> set.requireIndex(A),
+            set::clear, () -> set.reserve(1), set::shrinkToFit, () -> set.swapElements(A, A), set::compact,
+            () -> set.sort((l, r) -> 0), () -> set.sortAs(withOwner), () -> set.forEach(e -> { }), set::ensureOpen);
+        for (final Executable call : calls)
+        {
+            final IllegalStateException ex = assertThrows(IllegalStateException.class, call);
+            assertTrue(ex.getMessage().contains("test set is closed"), ex.getMessage());
+        }
+        assertEquals(-1, set.memberIndex(A), "memberIndex performs no open check and finds nothing");
+    }
+
+    @Test
+    void aSetBoundToAPoolAcceptsOnlyAliveEntities()
+    {
+        final OffHeap offHeap = new OffHeap();
+        try (EntityPool pool = new EntityPool(offHeap, 4);
+             PayloadSet set = new PayloadSet(DeletionPolicy.SWAP_AND_POP, offHeap, pool, "Position storage"))
+        {
+            final long alive = pool.create();
+            final long dead = pool.create();
+            pool.destroy(dead);
+
+            set.emplace(alive, 1);
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> set.insert(dead));
+            assertTrue(ex.getMessage().contains("1v0 is stale"), ex.getMessage());
+            final IllegalArgumentException eraseEx =
+                assertThrows(IllegalArgumentException.class, () -> set.erase(dead));
+            assertTrue(eraseEx.getMessage().contains("cannot be used with Position storage"), eraseEx.getMessage());
+        }
+        assertEquals(0, offHeap.allocatedBytes());
+    }
+
+    // ---------------------------------------------------------------------------------------------- swap_and_pop
+
+    @Test
+    void swapAndPopEraseMovesTheLastElementIntoTheHole()
+    {
+        try (PayloadSet set = payloadSet(DeletionPolicy.SWAP_AND_POP, A, B, C, D))
+        {
+            set.erase(B);
+
+            assertEquals(3, set.size());
+            assertEquals(D, set.entityAt(1));
+            assertEquals(400, stampAt(set, 1), "payload moves with the element");
+            assertEquals(0, set.indexOf(A));
+            assertEquals(2, set.indexOf(C));
+        }
+    }
+
+    // -------------------------------------------------------------------------------------------------- in_place
+
+    @Test
+    void inPlaceEraseLeavesATombstoneAndMovesNothing()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.IN_PLACE))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.insert(C);
+
+            set.erase(B);
+
+            assertEquals(3, set.size());
+            assertEquals(2, set.memberCount());
+            assertEquals(Entity.NULL, set.entityAt(1));
+            assertEquals(Entity.TOMBSTONE_VERSION, Entity.version(set.packedAt(1)));
+            assertEquals(0, set.indexOf(A));
+            assertEquals(2, set.indexOf(C));
+            assertEquals(List.of(C, A), iteration(set), "iteration skips tombstones");
+        }
+    }
+
+    @Test
+    void inPlaceInsertReusesTheMostRecentlyFreedSlotFirst()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.IN_PLACE))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.insert(C);
+            set.erase(A);
+            set.erase(C);
+
+            assertEquals(2, set.insert(D), "C's slot was freed last");
+            assertEquals(0, set.insert(Entity.of(5, 0)), "then A's");
+            assertEquals(3, set.insert(Entity.of(6, 0)), "then the end");
+        }
+    }
+
+    @Test
+    void inPlaceCompactRemovesTombstonesAndKeepsMembersWithTheirPayload()
+    {
+        try (PayloadSet set = payloadSet(DeletionPolicy.IN_PLACE, A, B, C, D))
+        {
+            set.erase(A);
+            set.erase(C);
+
+            set.compact();
+
+            assertEquals(2, set.size());
+            assertEquals(2, set.memberCount());
+            for (int i = 0; i < set.size(); i++)
+            {
+                final long entity = set.entityAt(i);
+                assertTrue(entity == B || entity == D, Entity.toString(entity));
+                assertEquals(Entity.index(entity) * 100L, stampAt(set, i));
+            }
+            assertEquals(2, set.insert(A), "no hole is left to reuse");
+        }
+    }
+
+    @Test
+    void inPlaceSortCompactsFirst()
+    {
+        try (PayloadSet set = payloadSet(DeletionPolicy.IN_PLACE, D, C, B, A))
+        {
+            set.erase(C);
+
+            set.sort((left, right) -> Long.compare(stampAt(set, left), stampAt(set, right)));
+
+            assertEquals(3, set.size());
+            assertEquals(List.of(A, B, D), iteration(set));
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------- swap_only
+
+    @Test
+    void swapOnlyEraseReleasesTheNextVersionBehindTheBoundary()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.SWAP_ONLY))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.insert(C);
+
+            set.erase(A);
+
+            assertEquals(3, set.size(), "the size does not change");
+            assertEquals(2, set.freeList());
+            assertEquals(2, set.memberCount());
+            assertFalse(set.contains(A));
+            assertEquals(2, set.indexOf(Entity.next(A)), "released with its next version");
+            assertFalse(set.contains(Entity.next(A)), "a released entry is not a member");
+            assertEquals(List.of(B, C), iteration(set));
+        }
+    }
+
+    @Test
+    void swapOnlyReinsertBringsAReleasedEntryBackInFrontOfTheBoundary()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.SWAP_ONLY))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.erase(A);
+
+            final int slot = set.insert(Entity.next(A));
+
+            assertEquals(1, slot);
+            assertEquals(2, set.freeList());
+            assertEquals(2, set.size(), "no new slot was used");
+            assertTrue(set.contains(Entity.next(A)));
+        }
+    }
+
+    @Test
+    void swapOnlyErasingAHandleAtMaxVersionReleasesItWithVersionZero()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.SWAP_ONLY))
+        {
+            final long old = Entity.of(8, Entity.MAX_VERSION);
+            set.insert(old);
+
+            set.erase(old);
+
+            assertEquals(0, set.indexOf(Entity.of(8, 0)));
+            assertEquals(0, set.freeList());
+            assertEquals(-1, set.indexOf(Entity.combine(8, Entity.TOMBSTONE_VERSION)));
+            assertEquals(0, set.insert(Entity.of(8, 0)));
+            assertTrue(set.contains(Entity.of(8, 0)));
+        }
+    }
+
+    @Test
+    void swapOnlyCompactDropsTheReleasedRegion()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.SWAP_ONLY))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.erase(B);
+
+            set.compact();
+
+            assertEquals(1, set.size());
+            assertEquals(-1, set.indexOf(Entity.next(B)));
+            assertEquals(1, set.insert(B), "B is new again");
+        }
+    }
+
+    @Test
+    void swapOnlySortLeavesTheReleasedRegionAlone()
+    {
+        try (PayloadSet set = payloadSet(DeletionPolicy.SWAP_ONLY, D, C, B, A))
+        {
+            set.erase(C);
+            final int released = set.indexOf(Entity.next(C));
+
+            set.sort((left, right) -> Long.compare(stampAt(set, left), stampAt(set, right)));
+
+            assertEquals(List.of(A, B, D), iteration(set));
+            assertEquals(released, set.indexOf(Entity.next(C)));
+        }
+    }
+}
