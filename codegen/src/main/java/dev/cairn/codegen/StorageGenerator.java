@@ -134,11 +134,7 @@ final class StorageGenerator
             }
             classHeader("One column per field: " + String.join(", ", fieldList) + ".");
 
-            doc("The {@link " + record + "} component type, with deletion policy {@link " + policy + "#" +
-                model.policy() + "}.");
-            line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE =");
-            line("    " + typeName + ".register(" + record + ".class, " + policy + "." + model.policy() + ", " +
-                storage + "::new);");
+            typeConstant(typeName, policy);
             blank();
 
             final Set<ColumnType> shifts = new TreeSet<>();
@@ -159,7 +155,21 @@ final class StorageGenerator
                     line("private static final int " + type.shiftConstant() + " = " + type.shift() + ";");
                 }
             }
-            wrapped("private static final int[] COLUMN_WIDTHS = {", widths, "};");
+            final String oneLine = "private static final int[] COLUMN_WIDTHS = {" + String.join(", ", widths) + "};";
+            if (indent * 4 + oneLine.length() <= 120)
+            {
+                line(oneLine);
+            }
+            else
+            {
+                line("private static final int[] COLUMN_WIDTHS = {");
+                for (int k = 0; k < columns.size(); k++)
+                {
+                    final String item = widths.get(k) + (k < columns.size() - 1 ? "," : "");
+                    line("    " + item + " ".repeat(Math.max(1, 20 - item.length())) + "// " + columns.get(k).path());
+                }
+                line("};");
+            }
             for (final Map.Entry<TypeElement, String> entry : enumValues.entrySet())
             {
                 final String enumName = names.of(entry.getKey());
@@ -195,11 +205,7 @@ final class StorageGenerator
             classHeader("A tag: the record has no fields, so the storage has no columns and is just the set of " +
                 "entities that carry the tag.");
 
-            doc("The {@link " + record + "} component type, with deletion policy {@link " + policy + "#" +
-                model.policy() + "}.");
-            line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE =");
-            line("    " + typeName + ".register(" + record + ".class, " + policy + "." + model.policy() + ", " +
-                storage + "::new);");
+            typeConstant(typeName, policy);
             blank();
             line("private static final " + record + " INSTANCE = new " + record + "();");
             blank();
@@ -256,6 +262,17 @@ final class StorageGenerator
             trimBlank();
             closeBrace();
             return out.toString();
+        }
+
+        private void typeConstant(final String typeName, final String policy)
+        {
+            doc("The {@link " + record + "} component type, with deletion policy {@link " + policy + "#" +
+                model.policy() + "}.");
+            line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE =");
+            indent++;
+            wrapped(typeName + ".register(", List.of(record + ".class", policy + "." + model.policy(),
+                storage + "::new"), ");");
+            indent--;
         }
 
         private void classHeader(final String summary)
@@ -467,8 +484,19 @@ final class StorageGenerator
             line("public " + comparator + " comparing" + ComponentAnalyzer.capitalise(name) + "()");
             openBrace();
             line("return (left, right) -> " + names.lang(column.type().compareClass()) + ".compare(");
-            line("    " + column.type().compareKey(field(column), "left") + ", " +
-                column.type().compareKey(field(column), "right") + ");");
+            indent++;
+            final String left = column.type().compareKey(field(column), "left");
+            final String right = column.type().compareKey(field(column), "right");
+            if (indent * 4 + left.length() + right.length() + 8 <= 120)
+            {
+                line("    " + left + ", " + right + ");");
+            }
+            else
+            {
+                line("    " + left + ",");
+                line("    " + right + ");");
+            }
+            indent--;
             closeBrace();
             blank();
         }
@@ -633,9 +661,11 @@ final class StorageGenerator
             blank();
         }
 
+        /** A Javadoc comment; lines longer than 120 columns are wrapped at spaces. */
         private void doc(final String... lines)
         {
-            if (lines.length == 1)
+            final int width = 120 - indent * 4 - " * ".length();
+            if (lines.length == 1 && lines[0].length() + 4 <= width)
             {
                 line("/** " + lines[0] + " */");
                 return;
@@ -643,7 +673,14 @@ final class StorageGenerator
             line("/**");
             for (final String text : lines)
             {
-                line(text.isEmpty() ? " *" : " * " + text);
+                String rest = text;
+                while (rest.length() > width && rest.lastIndexOf(' ', width) > 0)
+                {
+                    final int cut = rest.lastIndexOf(' ', width);
+                    line(" * " + rest.substring(0, cut));
+                    rest = rest.substring(cut + 1);
+                }
+                line(rest.isEmpty() ? " *" : " * " + rest);
             }
             line(" */");
         }

@@ -173,7 +173,7 @@ final class WorldModelTest
                 try
                 {
                     run.apply(ops.get(k));
-                    run.verify();
+                    run.verify(k % 16 == 0 ? -1 : ops.get(k).storage());
                 }
                 catch (final Throwable ex)
                 {
@@ -369,7 +369,8 @@ final class WorldModelTest
             }
         }
 
-        void verify()
+        /** Checks membership everywhere, and the values of one storage (of all if {@code checkedStorage} is -1). */
+        void verify(final int checkedStorage)
         {
             check(world.aliveCount() == alive.size(), "aliveCount() is " + world.aliveCount() + ", the model has " +
                 alive.size());
@@ -387,6 +388,10 @@ final class WorldModelTest
             {
                 check(slot.subject().storage().memberCount() == slot.model().size(), slot.subject().storage().name() +
                     " has " + slot.subject().storage().memberCount() + " members, the model " + slot.model().size());
+                if (checkedStorage != -1 && slot != slots.get(checkedStorage))
+                {
+                    continue;
+                }
                 for (final Map.Entry<Long, Row> entry : slot.model().entrySet())
                 {
                     check(alive.contains(entry.getKey()), "a dead entity is in the model");
