@@ -69,6 +69,11 @@ final class ViewSource
         leadStorage();
         line();
         ensureOpen();
+        if (included.size() > 1)
+        {
+            line();
+            indexIn();
+        }
         line();
         cursorClass();
         close();
@@ -286,25 +291,10 @@ final class ViewSource
         line("for (int i = lead.freeList() - 1; i >= 0; i--)");
         open();
         line("final long entity = lead.packedAt(i);");
-        line("if (Entity.version(entity) != Entity.TOMBSTONE_VERSION");
-        indent++;
-        if (included.size() > 1)
-        {
-            for (final ViewComponent component : included)
-            {
-                line("&& " + membership(component));
-            }
-        }
-        for (final ViewComponent component : excluded)
-        {
-            line("&& " + storageLocal(component) + ".memberIndex(entity) < 0");
-        }
-        out.setLength(out.length() - 1);
-        out.append(")\n");
-        indent--;
-        open();
+        line("if (Entity.version(entity) == Entity.TOMBSTONE_VERSION)");
+        skip();
+        probes(null);
         line("count++;");
-        close();
         close();
         line("return count;");
         close();
@@ -547,28 +537,29 @@ final class ViewSource
 
     /**
      * Emits the membership tests of the loop body for the entity at lead index {@code i}. With {@code lead} null
-     * (the cursor's loop, where any storage may lead) every included storage is probed; a probe of the leading storage
-     * itself succeeds at once through the same-index fast path.
+     * (the cursor's and count's loop, where any included storage may lead) each included storage is compared with the
+     * local {@code lead} first, so the leading storage is never probed.
      */
     private void probes(final ViewComponent lead)
     {
+        final boolean generic = lead == null && included.size() > 1;
         for (final ViewComponent component : included)
         {
-            if (component == lead)
+            if (component == lead || (lead == null && included.size() == 1))
             {
                 continue;
             }
+            final String storage = storageLocal(component);
+            final String probe = "indexIn(" + storage + ", i, entity)";
             if (component.tag())
             {
-                line("if (!" + membership(component) + ")");
+                line("if (" + (generic ? "lead != " + storage + " && " : "") + probe + " < 0)");
                 skip();
             }
             else
             {
-                final String storage = storageLocal(component);
-                line("final int " + indexLocal(component) + " = i < " + storage + ".freeList() && " + storage +
-                    ".packedAt(i) == entity");
-                line("    ? i : " + storage + ".memberIndex(entity);");
+                line("final int " + indexLocal(component) + " = " +
+                    (generic ? "lead == " + storage + " ? i : " : "") + probe + ";");
                 line("if (" + indexLocal(component) + " < 0)");
                 skip();
             }
@@ -580,12 +571,16 @@ final class ViewSource
         }
     }
 
-    /** A boolean expression: whether the entity at lead index {@code i} is a member of {@code component}'s storage. */
-    private String membership(final ViewComponent component)
+    private void indexIn()
     {
-        final String storage = storageLocal(component);
-        return "(i < " + storage + ".freeList() && " + storage + ".packedAt(i) == entity\n" + indentation() +
-            "    || " + storage + ".memberIndex(entity) >= 0)";
+        line("/**");
+        line(" * Where {@code storage} holds {@code entity}: at {@code i}, the leading storage's index, when the storages");
+        line(" * are aligned there (no sparse lookup), otherwise wherever its sparse array says.");
+        line(" */");
+        line("private static int indexIn(final SparseSet storage, final int i, final long entity)");
+        open();
+        line("return i < storage.freeList() && storage.packedAt(i) == entity ? i : storage.memberIndex(entity);");
+        close();
     }
 
     private void localStorages(final ViewComponent except)
@@ -681,11 +676,6 @@ final class ViewSource
     {
         indent--;
         line("}");
-    }
-
-    private String indentation()
-    {
-        return "    ".repeat(indent);
     }
 
     private void line()
