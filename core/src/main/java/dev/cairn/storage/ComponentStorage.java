@@ -28,8 +28,16 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected ComponentStorage(
         final ComponentType<R, ?> type, final OffHeap offHeap, final EntityPool pool, final int[] columnWidths)
     {
-        super(type.policy(), offHeap, pool, type.recordClass().getSimpleName() + " storage", columnWidths);
+        super(type.policy(), offHeap, pool, displayName(type.recordClass()) + " storage", columnWidths);
         this.type = type;
+    }
+
+    private static String displayName(final Class<?> recordClass)
+    {
+        final String packageName = recordClass.getPackageName();
+        final String binaryName = packageName.isEmpty() ?
+            recordClass.getName() : recordClass.getName().substring(packageName.length() + 1);
+        return binaryName.replace('$', '.');
     }
 
     /**
