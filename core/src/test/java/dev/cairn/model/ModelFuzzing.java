@@ -14,6 +14,10 @@ public final class ModelFuzzing
     /** The most operations one input runs; inputs are at most a few KiB, so this is rarely reached. */
     public static final int MAX_OPERATIONS = 4096;
 
+    private static long inputs;
+    private static long operations;
+    private static long firstInputNanos;
+
     private ModelFuzzing()
     {
     }
@@ -27,14 +31,21 @@ public final class ModelFuzzing
     public static void fuzz(final DeletionPolicy policy, final FuzzedDataProvider data)
     {
         final DeletionPolicy otherPolicy = DeletionPolicy.values()[data.consumeInt(0, DeletionPolicy.values().length - 1)];
+        if (inputs++ == 0)
+        {
+            firstInputNanos = System.nanoTime();
+        }
         final List<Op> trace = new ArrayList<>();
         final ModelRun.Failure failure =
             ModelRun.generate(policy, otherPolicy, new FuzzChoices(data), MAX_OPERATIONS, trace);
+        operations += trace.size();
         if (failure != null)
         {
-            throw ModelRun.report(policy, otherPolicy, trace, failure,
-                "the crashing input Jazzer saved (path printed after 'Test unit written to'); " +
-                "mvn test replays it once it is in the fuzz target's Inputs directory");
+            throw ModelRun.report(policy, otherPolicy, trace, failure, String.format(
+                "the crashing input Jazzer saved (path printed after 'Test unit written to'), which " +
+                "`mvn -pl core test -Dtest=%s` replays from the fuzz target's Inputs directory; found at input %d " +
+                "(%d operations, %.1f s after the first input of this JVM)", SeedCorpus.targetName(policy), inputs,
+                operations, (System.nanoTime() - firstInputNanos) / 1e9));
         }
     }
 }

@@ -204,6 +204,14 @@ public final class ModelRun
 
     private static Failure closeAndCheck(final Harness harness, final int steps)
     {
+        try
+        {
+            harness.checkEverything();
+        }
+        catch (final InvariantViolation ex)
+        {
+            return new Failure(Math.max(0, steps - 1), ex.invariant(), ex);
+        }
         harness.close();
         if (harness.allocatedBytes() != 0)
         {

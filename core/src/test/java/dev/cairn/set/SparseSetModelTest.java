@@ -31,6 +31,7 @@ class SparseSetModelTest
     @EnumSource(DeletionPolicy.class)
     void randomOperationSequencesAgreeWithTheModel(final DeletionPolicy policy)
     {
+        final long started = System.nanoTime();
         final SplittableRandom runs = new SplittableRandom(SEED ^ (0x5DEECE66DL * (policy.ordinal() + 1)));
         long operations = 0;
         for (int run = 0; operations < OPERATIONS; run++)
@@ -44,8 +45,8 @@ class SparseSetModelTest
             if (failure != null)
             {
                 throw ModelRun.report(policy, otherPolicy, trace, failure,
-                    "-Dcairn.fuzz.seed=0x" + Long.toHexString(SEED) + " (failed in run " + run + ", at operation " +
-                    (operations + failure.step() + 1) + " of " + policy + ")");
+                    String.format("-Dcairn.fuzz.seed=0x%x (failed in run %d, at operation %d of %s, %.2f s in)",
+                        SEED, run, operations + failure.step() + 1, policy, (System.nanoTime() - started) / 1e9));
             }
             operations += trace.size();
         }
