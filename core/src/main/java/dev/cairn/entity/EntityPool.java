@@ -257,7 +257,8 @@ public final class EntityPool implements AutoCloseable
     }
 
     /**
-     * Visits every alive entity, most recently created last. Destroying the visited entity is safe.
+     * Visits every alive entity from the back of the packed array: while nothing is destroyed, the most recently
+     * created first. Destroying the visited entity is safe.
      *
      * @param action receives each alive handle.
      */
@@ -294,7 +295,10 @@ public final class EntityPool implements AutoCloseable
     }
 
     /**
-     * Frees the pool's memory; later calls throw {@link IllegalStateException}. Idempotent.
+     * Frees the pool's memory. Afterwards {@link #create()}, {@link #destroy(long)}, {@link #requireAlive(long)},
+     * {@link #currentVersion(int)}, {@link #clear()} and {@link #forEach(LongConsumer)} throw
+     * {@link IllegalStateException}; {@link #isAlive(long)} is false for every handle and the counters read 0.
+     * Idempotent.
      */
     @Override
     public void close()

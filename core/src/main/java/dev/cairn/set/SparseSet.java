@@ -584,8 +584,12 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Frees all off-heap memory of this set; every later call except {@link #isClosed()} and {@link #close()} throws
-     * {@link IllegalStateException}. Idempotent.
+     * Frees all off-heap memory of this set. Afterwards every operation on elements or memory (insert, erase,
+     * remove, lookups such as {@link #contains(long)}, {@link #indexOf(long)} and {@link #entityAt(int)}, iteration,
+     * sorting, clear, compact, reserve, shrinkToFit, {@link #checkIndex(int)}, {@link #requireIndex(long)}) throws
+     * {@link IllegalStateException}; the counters ({@link #size()}, {@link #memberCount()}, {@link #freeList()},
+     * {@link #capacity()}, {@link #offHeapBytes()}) read 0 and {@link #memberIndex(long)} finds nothing, so a view
+     * over a closed set sees it empty. Idempotent.
      */
     @Override
     public void close()
