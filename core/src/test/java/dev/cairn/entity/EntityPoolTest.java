@@ -201,6 +201,19 @@ class EntityPoolTest
     }
 
     @Test
+    void forEachRunsBackToFrontSoTheMostRecentlyCreatedComesFirst()
+    {
+        final long a = pool.create();
+        final long b = pool.create();
+        final long c = pool.create();
+
+        final List<Long> visited = new ArrayList<>();
+        pool.forEach(visited::add);
+
+        assertEquals(List.of(c, b, a), visited);
+    }
+
+    @Test
     void forEachVisitsEveryAliveEntityAndSurvivesDestroyingTheCurrentOne()
     {
         final Set<Long> created = new HashSet<>();
@@ -259,5 +272,8 @@ class EntityPoolTest
         assertThrows(IllegalStateException.class, pool::clear);
         assertThrows(IllegalStateException.class, () -> pool.forEach(e -> { }));
         assertFalse(pool.isAlive(entity), "a closed pool has no alive entity");
+        assertEquals(0, pool.aliveCount());
+        assertEquals(0, pool.createdCount());
+        assertEquals(0, pool.offHeapBytes());
     }
 }

@@ -359,6 +359,10 @@ class SparseSetTest
             assertTrue(ex.getMessage().contains("test set is closed"), ex.getMessage());
         }
         assertEquals(-1, set.memberIndex(A), "memberIndex performs no open check and finds nothing");
+        assertEquals(0, set.size());
+        assertEquals(0, set.memberCount());
+        assertEquals(0, set.freeList());
+        assertEquals(0, set.capacity());
     }
 
     @Test
