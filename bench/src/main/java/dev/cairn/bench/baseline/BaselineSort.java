@@ -51,7 +51,8 @@ public final class BaselineSort
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
     @Fork(value = 1, jvmArgsAppend = {
-        Workload.ADD_EXPORTS, Workload.ADD_EXPORTS_VALUE, Workload.DOMINION_QUIET, Workload.HEAP_MIN, Workload.HEAP_MAX})
+        Workload.ADD_EXPORTS, Workload.ADD_EXPORTS_VALUE, Workload.DOMINION_QUIET,
+        Workload.HEAP_MIN, Workload.HEAP_MAX})
     public static class ArraySort
     {
         /** The columns, a scratch copy of each and the key array. */
@@ -132,7 +133,8 @@ public final class BaselineSort
     @BenchmarkMode(Mode.AverageTime)
     @OutputTimeUnit(TimeUnit.NANOSECONDS)
     @Fork(value = 1, jvmArgsAppend = {
-        Workload.ADD_EXPORTS, Workload.ADD_EXPORTS_VALUE, Workload.DOMINION_QUIET, Workload.HEAP_MIN, Workload.HEAP_MAX})
+        Workload.ADD_EXPORTS, Workload.ADD_EXPORTS_VALUE, Workload.DOMINION_QUIET,
+        Workload.HEAP_MIN, Workload.HEAP_MAX})
     public static class BufferSort
     {
         /** The columns, a scratch copy of each and the key array. */

@@ -12,8 +12,8 @@ import java.util.Locale;
  */
 public final class BarChart
 {
-    private static final int WIDTH = 980;
-    private static final int LABEL_WIDTH = 270;
+    private static final int WIDTH = 1040;
+    private static final int LABEL_WIDTH = 330;
     private static final int PLOT_LEFT = LABEL_WIDTH + 10;
     private static final int PLOT_RIGHT = WIDTH - 70;
     private static final int TOP = 90;

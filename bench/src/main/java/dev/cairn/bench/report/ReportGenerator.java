@@ -114,7 +114,8 @@ public final class ReportGenerator
     private static void usage(final String problem)
     {
         System.err.println("ReportGenerator: " + problem);
-        System.err.println("usage: ReportGenerator RESULTS.json [--page docs/benchmarks.md] [--svg docs/benchmarks.svg]");
+        System.err.println(
+            "usage: ReportGenerator RESULTS.json [--page docs/benchmarks.md] [--svg docs/benchmarks.svg]");
         System.exit(2);
     }
 }

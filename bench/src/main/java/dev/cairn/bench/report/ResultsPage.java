@@ -22,20 +22,21 @@ public final class ResultsPage
         "  Iteration through generated `@View` classes (`MoversView.forEach((e, position, velocity) -> ...)`, with the",
         "  positioned `Ref` flyweights); the exclusion view is `@View(with = {Position, Velocity}, without = Frozen)`.",
         "  Sort: `positions.sort(positions.comparingX())`. Random get: `requireIndex(e)` then `xAt`/`yAt`.",
-        "- **Dominion 0.9.0**: plain mutable component objects; `createEntity(position, velocity)`, `deleteEntity`,",
-        "  `Entity.add`/`removeType`; iteration with `findCompositionsWith(...)` (no entity materialised) walked with its",
-        "  iterator each invocation, exclusion with `.without(Frozen.class)`; random get `entity.get(Position.class)`.",
+        "- **Dominion 0.9.0**: plain mutable component objects; `createEntity(position, velocity)`,",
+        "  `deleteEntity`, `Entity.add`/`removeType`; iteration with `findCompositionsWith(...)` (no entity",
+        "  materialised) walked with its iterator each invocation, exclusion with `.without(Frozen.class)`; random",
+        "  get `entity.get(Position.class)`.",
         "  No storage sort API: not measured.",
-        "- **Artemis-odb 2.3.0** (plain, no weaver): worlds built through `WorldConfigurationBuilder`, entities created",
-        "  from an `Archetype`, fields set through `ComponentMapper`s; one `IteratingSystem` per iteration workload with",
-        "  injected mappers (`Aspect.all(...)`, `.exclude(Frozen.class)`), measured as one `world.process()`; one",
-        "  `world.process()` runs before measuring to flush subscriptions. Create, destroy and add-remove include the",
-        "  `world.process()` that applies them. Random get `mapper.get(id)`. No storage sort API: not measured.",
+        "- **Artemis-odb 2.3.0** (plain, no weaver): worlds built through `WorldConfigurationBuilder`, entities",
+        "  created from an `Archetype`, fields set through `ComponentMapper`s; one `IteratingSystem` per iteration",
+        "  workload with injected mappers (`Aspect.all(...)`, `.exclude(Frozen.class)`), measured as one",
+        "  `world.process()`; one `world.process()` runs before measuring to flush subscriptions. Create, destroy and",
+        "  add-remove include the `world.process()` that applies them. Random get `mapper.get(id)`. No storage sort API: not measured.",
         "- **Ashley 1.7.4**: a `PooledEngine` with pools sized for every entity; `createEntity`/`createComponent`/",
         "  `addEntity`/`removeEntity`, `Entity.add`/`remove`; iteration over the engine's live `ImmutableArray` for a",
         "  `Family`, components read through `ComponentMapper`s; sort is a `SortedIteratingSystem` (`forceSort()` then",
-        "  `engine.update(0)`, an empty `processEntity`). No `destroy` at 1M: Ashley removes an entity by a linear search",
-        "  of the engine's entity array, so a million removals take minutes per invocation.",
+        "  `engine.update(0)`, an empty `processEntity`). No `destroy` at 1M: Ashley removes an entity by a linear",
+        "  search of the engine's entity array, so a million removals take minutes per invocation.",
         "- **float[] loop**: structure-of-arrays `float[]` columns and a hand-written indexed loop; exclusion tests a",
         "  `boolean[]`. Sort packs (sortable x bits, row) into `long`s, `Arrays.sort`s them and gathers every column.",
         "- **UnsafeBuffer loop**: the same over off-heap Agrona `UnsafeBuffer` columns, bounds checks on, one",
@@ -114,7 +115,7 @@ public final class ResultsPage
         for (final Goal goal : Goal.evaluate(results))
         {
             md.append("| ").append(goal.goal()).append(" | ").append(goal.measured()).append(" | ")
-                .append(goal.met() ? "**met**" : "**missed**").append(": ").append(goal.verdict()).append(" |\n");
+                .append(boldFirstWord(goal.verdict())).append(" |\n");
         }
         md.append('\n');
 
@@ -225,6 +226,12 @@ public final class ResultsPage
             md.append("|---:");
         }
         md.append("|\n");
+    }
+
+    private static String boldFirstWord(final String text)
+    {
+        final int end = text.indexOf(',');
+        return end < 0 ? "**" + text + "**" : "**" + text.substring(0, end) + "**" + text.substring(end);
     }
 
     private static void row(final StringBuilder md, final String name, final String value)

@@ -140,7 +140,9 @@ class ReportGeneratorTest
     @Test
     void jsonReaderHandlesJmhNumbersStringsAndEscapes()
     {
-        assertEquals(List.of(1.0, -2.5e3, "a\"b\\c\u00e9", true, false), Json.parse("[1, -2.5E3, \"a\\\"b\\\\c\\u00e9\", true, false]"));
+        assertEquals(
+            List.of(1.0, -2.5e3, "a\"b\\c\u00e9", true, false),
+            Json.parse("[1, -2.5E3, \"a\\\"b\\\\c\\u00e9\", true, false]"));
         assertTrue(Double.isNaN((Double)((List<?>)Json.parse("[NaN]")).get(0)));
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> Json.parse("[1, }"));
         assertTrue(ex.getMessage().contains("offset 4"), ex.getMessage());
