@@ -6,6 +6,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 
@@ -19,17 +20,19 @@ import java.util.Properties;
  * @param os      operating system name, version and architecture.
  * @param command the exact command that produced the results.
  * @param date    when the run finished (UTC, ISO-8601).
+ * @param commit  the git commit the benchmarked code was built from, with a note if the tree had changes.
  */
-public record Machine(String cpu, int cores, String memory, String os, String command, String date)
+public record Machine(String cpu, int cores, String memory, String os, String command, String date, String commit)
 {
     /**
      * Describes the machine this JVM runs on.
      *
      * @param command the command to record.
      * @param date    the date to record.
+     * @param commit  the commit to record.
      * @return the description.
      */
-    public static Machine current(final String command, final String date)
+    public static Machine current(final String command, final String date, final String commit)
     {
         return new Machine(
             cpuModel(Path.of("/proc/cpuinfo")),
@@ -38,7 +41,8 @@ public record Machine(String cpu, int cores, String memory, String os, String co
             System.getProperty("os.name") + " " + System.getProperty("os.version") + " " +
                 System.getProperty("os.arch"),
             command,
-            date);
+            date,
+            commit);
     }
 
     /**
@@ -83,7 +87,8 @@ public record Machine(String cpu, int cores, String memory, String os, String co
             properties.getProperty("memory", "unknown"),
             properties.getProperty("os", "unknown"),
             properties.getProperty("command", "unknown"),
-            properties.getProperty("date", "unknown"));
+            properties.getProperty("date", "unknown"),
+            properties.getProperty("commit", "unknown"));
     }
 
     /**
@@ -101,9 +106,48 @@ public record Machine(String cpu, int cores, String memory, String os, String co
         properties.setProperty("os", os);
         properties.setProperty("command", command);
         properties.setProperty("date", date);
+        properties.setProperty("commit", commit);
         try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
         {
             properties.store(writer, "Machine and command of the benchmark run beside this file");
+        }
+    }
+
+    /**
+     * The commit checked out in the current directory, from {@code git}.
+     *
+     * @return the short hash, followed by a note if tracked files have uncommitted changes; "unknown" without git.
+     */
+    public static String gitCommit()
+    {
+        final String hash = git("rev-parse", "--short", "HEAD");
+        if (hash.isEmpty())
+        {
+            return "unknown";
+        }
+        return git("status", "--porcelain", "--untracked-files=no").isEmpty() ?
+            hash : hash + " (with uncommitted changes)";
+    }
+
+    private static String git(final String... args)
+    {
+        final List<String> command = new ArrayList<>();
+        command.add("git");
+        command.addAll(List.of(args));
+        try
+        {
+            final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            final String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return process.waitFor() == 0 ? out : "";
+        }
+        catch (final IOException ex)
+        {
+            return "";
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            return "";
         }
     }
 

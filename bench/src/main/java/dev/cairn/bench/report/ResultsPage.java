@@ -31,7 +31,8 @@ public final class ResultsPage
         "  created from an `Archetype`, fields set through `ComponentMapper`s; one `IteratingSystem` per iteration",
         "  workload with injected mappers (`Aspect.all(...)`, `.exclude(Frozen.class)`), measured as one",
         "  `world.process()`; one `world.process()` runs before measuring to flush subscriptions. Create, destroy and",
-        "  add-remove include the `world.process()` that applies them. Random get `mapper.get(id)`. No storage sort API: not measured.",
+        "  add-remove include the `world.process()` that applies them. Random get `mapper.get(id)`. No storage sort",
+        "  API: not measured.",
         "- **Ashley 1.7.4**: a `PooledEngine` with pools sized for every entity; `createEntity`/`createComponent`/",
         "  `addEntity`/`removeEntity`, `Entity.add`/`remove`; iteration over the engine's live `ImmutableArray` for a",
         "  `Family`, components read through `ComponentMapper`s; sort is a `SortedIteratingSystem` (`forceSort()` then",
@@ -106,6 +107,7 @@ public final class ResultsPage
         row(md, "JMH", results.setting("jmhVersion"));
         row(md, "fork JVM arguments", "`" + String.join(" ", results.jvmArgs()) + "`");
         row(md, "finished", machine.date());
+        row(md, "code", "commit " + machine.commit());
         row(md, "command", "`" + machine.command() + "`");
         row(md, "raw results", "[`" + jsonPath + "`](../" + jsonPath + ")");
         md.append('\n');

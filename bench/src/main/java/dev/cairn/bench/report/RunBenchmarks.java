@@ -80,7 +80,7 @@ public final class RunBenchmarks
 
         final String command = "bench/run-benchmarks.sh " + String.join(" ", args) +
             "  (= java -jar bench/target/benchmarks.jar " + String.join(" ", jmhArgs) + ")";
-        Machine.current(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString())
+        Machine.current(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Machine.gitCommit())
             .write(Machine.sidecar(json));
         ReportGenerator.generate(json, ReportGenerator.DEFAULT_PAGE, ReportGenerator.DEFAULT_SVG);
         System.out.println("wrote " + json + ", " + ReportGenerator.DEFAULT_PAGE + " and " +

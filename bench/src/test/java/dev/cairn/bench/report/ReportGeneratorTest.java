@@ -64,6 +64,7 @@ class ReportGeneratorTest
         assertTrue(page.contains("| iterate 2 components | 1M | 0.00 | 24.00 | 0.00 | - | 0.00 | 0.00 |"), page);
         assertTrue(page.contains("Test CPU, 2 cores (nproc), 8.0 GiB RAM"), page);
         assertTrue(page.contains("`bench/run-benchmarks.sh quick`"), page);
+        assertTrue(page.contains("| code | commit abc1234 |"), page);
         assertTrue(page.contains("![Nanoseconds per entity, log scale](c.svg)"), page);
         assertTrue(page.contains("org.example.Other.measure"), page);
     }
@@ -150,6 +151,7 @@ class ReportGeneratorTest
 
     private static Machine machine()
     {
-        return new Machine("Test CPU", 2, "8.0 GiB", "Linux", "bench/run-benchmarks.sh quick", "2025-01-01T00:00:00Z");
+        return new Machine("Test CPU", 2, "8.0 GiB", "Linux", "bench/run-benchmarks.sh quick", "2025-01-01T00:00:00Z",
+            "abc1234");
     }
 }
