@@ -8,10 +8,8 @@ import dev.cairn.set.SparseSet;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -547,18 +545,13 @@ public final class Harness implements AutoCloseable
     private void eraseWhileIterating(final int residue)
     {
         final List<Long> expected = model.iteration();
-        final Map<Long, Long> stamps = new HashMap<>();
-        for (final long entity : expected)
-        {
-            stamps.put(entity, model.stamp(entity));
-        }
+        final Set<Long> members = new HashSet<>(expected);
         final List<Long> visited = new ArrayList<>();
         final List<Long> erased = new ArrayList<>();
         set.forEach(entity ->
         {
             visited.add(entity);
-            final Long stamp = stamps.get(entity);
-            if (stamp != null && stamp % 3 == residue)
+            if (members.contains(entity) && Entity.index(entity) % 3 == residue)
             {
                 set.erase(entity);
                 erased.add(entity);

@@ -11,8 +11,8 @@ import java.util.List;
  */
 public final class ModelRun
 {
-    /** Replays the shrinker may spend on one failure; each costs at most one replay of the failing prefix. */
-    public static final int SHRINK_BUDGET = 4000;
+    /** Operations the shrinker may replay for one failure (a few seconds' worth). */
+    public static final long SHRINK_BUDGET = 1_000_000;
 
     /**
      * Where and why a sequence failed.
@@ -98,8 +98,11 @@ public final class ModelRun
     }
 
     /**
-     * Shrinks a failing sequence: cuts it after the failing operation, then removes chunks of operations (halving
-     * the chunk size down to single operations) as long as what is left still fails the same invariant.
+     * Shrinks a failing sequence: cuts it after the failing operation, then repeatedly tries to remove every
+     * operation of one kind at once (lookups, pool calls and the like are often irrelevant), then chunks of
+     * operations, halving the chunk size down to single operations, keeping each removal after which the sequence
+     * still fails the same invariant. Stops when nothing more can be removed or after replaying
+     * {@link #SHRINK_BUDGET} operations in total.
      *
      * @param policy      the policy under test.
      * @param otherPolicy the second set's policy.
@@ -110,39 +113,80 @@ public final class ModelRun
     public static List<Op> shrink(
         final DeletionPolicy policy, final DeletionPolicy otherPolicy, final List<Op> ops, final Failure failure)
     {
-        List<Op> current = new ArrayList<>(ops.subList(0, Math.min(ops.size(), failure.step() + 1)));
-        int budget = SHRINK_BUDGET;
-        int chunk = Math.max(1, current.size() / 2);
-        while (budget > 0)
+        final Shrinker shrinker = new Shrinker(policy, otherPolicy, failure.invariant());
+        shrinker.current = new ArrayList<>(ops.subList(0, Math.min(ops.size(), failure.step() + 1)));
+        boolean progress = true;
+        while (progress && shrinker.budget > 0)
         {
-            boolean removed = false;
-            for (int start = 0; start < current.size() && budget > 0; )
+            progress = false;
+            for (final Op.Kind kind : Op.Kind.values())
             {
-                final List<Op> candidate = new ArrayList<>(current.subList(0, start));
-                candidate.addAll(current.subList(Math.min(current.size(), start + chunk), current.size()));
-                budget--;
-                final Failure result = candidate.isEmpty() ? null : replay(policy, otherPolicy, candidate);
-                if (result != null && result.invariant().equals(failure.invariant()))
+                final List<Op> candidate = new ArrayList<>();
+                for (final Op op : shrinker.current)
                 {
-                    current = new ArrayList<>(candidate.subList(0, Math.min(candidate.size(), result.step() + 1)));
-                    removed = true;
+                    if (op.kind() != kind)
+                    {
+                        candidate.add(op);
+                    }
                 }
-                else
+                if (candidate.size() < shrinker.current.size() && shrinker.accepts(candidate))
                 {
-                    start += chunk;
+                    progress = true;
                 }
             }
-            if (!removed)
+            for (int chunk = Math.max(1, shrinker.current.size() / 2); chunk >= 1 && shrinker.budget > 0; chunk /= 2)
             {
-                if (chunk == 1)
+                for (int start = 0; start < shrinker.current.size() && shrinker.budget > 0; )
                 {
-                    break;
+                    final List<Op> candidate = new ArrayList<>(shrinker.current.subList(0, start));
+                    candidate.addAll(shrinker.current.subList(
+                        Math.min(shrinker.current.size(), start + chunk), shrinker.current.size()));
+                    if (shrinker.accepts(candidate))
+                    {
+                        progress = true;
+                    }
+                    else
+                    {
+                        start += chunk;
+                    }
                 }
-                chunk /= 2;
             }
-            chunk = Math.max(1, Math.min(chunk, current.size() / 2));
         }
-        return current;
+        return shrinker.current;
+    }
+
+    /** State of one shrink: the shortest failing sequence so far and the replay budget left. */
+    private static final class Shrinker
+    {
+        private final DeletionPolicy policy;
+        private final DeletionPolicy otherPolicy;
+        private final String invariant;
+        private List<Op> current;
+        private long budget = SHRINK_BUDGET;
+
+        Shrinker(final DeletionPolicy policy, final DeletionPolicy otherPolicy, final String invariant)
+        {
+            this.policy = policy;
+            this.otherPolicy = otherPolicy;
+            this.invariant = invariant;
+        }
+
+        /** Replays {@code candidate}; if it fails the same invariant, keeps it (cut after the failure). */
+        boolean accepts(final List<Op> candidate)
+        {
+            if (candidate.isEmpty() || budget <= 0)
+            {
+                return false;
+            }
+            budget -= candidate.size();
+            final Failure result = replay(policy, otherPolicy, candidate);
+            if (result != null && result.invariant().equals(invariant))
+            {
+                current = new ArrayList<>(candidate.subList(0, Math.min(candidate.size(), result.step() + 1)));
+                return true;
+            }
+            return false;
+        }
     }
 
     /**

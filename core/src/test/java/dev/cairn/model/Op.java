@@ -43,7 +43,7 @@ public record Op(Kind kind, long a, long b)
         RESERVE,
         /** {@code set.shrinkToFit()}. */
         SHRINK_TO_FIT,
-        /** {@code set.forEach} erasing each visited member whose stamp is {@code a} modulo 3. */
+        /** {@code set.forEach} erasing each visited member whose index is {@code a} modulo 3. */
         ERASE_WHILE_ITERATING,
         /** {@code set.close()}, check the closed set, then continue with a new empty set. */
         CLOSE_AND_REOPEN,
@@ -120,7 +120,7 @@ public record Op(Kind kind, long a, long b)
             case SHRINK_TO_FIT:
                 return "set.shrinkToFit()";
             case ERASE_WHILE_ITERATING:
-                return "set.forEach(erase members whose stamp % 3 == " + a + ")";
+                return "set.forEach(erase members whose index % 3 == " + a + ")";
             case CLOSE_AND_REOPEN:
                 return "set.close(), then a new set";
             case OTHER_INSERT:
