@@ -30,7 +30,10 @@ public final class World implements AutoCloseable
 {
     private final OffHeap offHeap;
     private final EntityPool entities;
+    /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
     private ComponentStorage<?>[] storages = new ComponentStorage<?>[8];
+    /** The same storages without the gaps, for operations that visit all of them. */
+    private ComponentStorage<?>[] created = new ComponentStorage<?>[0];
     private boolean closed;
 
     /**
@@ -89,13 +92,9 @@ public final class World implements AutoCloseable
     public void destroy(final long entity)
     {
         entities.requireAlive(entity);
-        final ComponentStorage<?>[] storages = this.storages;
-        for (final ComponentStorage<?> storage : storages)
+        for (final ComponentStorage<?> storage : created)
         {
-            if (storage != null)
-            {
-                storage.remove(entity);
-            }
+            storage.remove(entity);
         }
         entities.destroy(entity);
     }
@@ -344,6 +343,8 @@ public final class World implements AutoCloseable
         }
         final S storage = type.newStorage(offHeap, entities);
         storages[id] = storage;
+        created = Arrays.copyOf(created, created.length + 1);
+        created[created.length - 1] = storage;
         return storage;
     }
 

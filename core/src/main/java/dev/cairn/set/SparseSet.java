@@ -266,7 +266,9 @@ public class SparseSet implements AutoCloseable
         ensureOpen();
         checkInsertable(entity);
         final int entityIndex = Entity.index(entity);
-        final int existing = sparseGet(entityIndex);
+        final UnsafeBuffer page = pageOf(entityIndex);
+        final int sparseOffset = (entityIndex & PAGE_MASK) << 2;
+        final int existing = page.getInt(sparseOffset);
         if (existing >= 0)
         {
             if (policy == DeletionPolicy.SWAP_ONLY && existing >= head)
@@ -279,20 +281,22 @@ public class SparseSet implements AutoCloseable
             throw alreadyPresent(entity, packed.getLong(existing << 3));
         }
 
+        final int slot;
         if (policy == DeletionPolicy.IN_PLACE && head != ABSENT)
         {
-            final int slot = head;
+            slot = head;
             head = Entity.index(packed.getLong(slot << 3));
-            packed.putLong(slot << 3, entity);
-            sparsePut(entityIndex, slot);
-            memberCount++;
-            return slot;
         }
-
-        ensureCapacity(size + 1);
-        final int slot = size++;
+        else
+        {
+            if (size == capacity)
+            {
+                ensureCapacity(size + 1);
+            }
+            slot = size++;
+        }
         packed.putLong(slot << 3, entity);
-        sparsePut(entityIndex, slot);
+        page.putInt(sparseOffset, slot);
         memberCount++;
         if (policy == DeletionPolicy.SWAP_ONLY)
         {
@@ -850,6 +854,35 @@ public class SparseSet implements AutoCloseable
         }
     }
 
+    /** The sparse page holding {@code entityIndex}, allocated (all -1) if it does not exist yet. */
+    private UnsafeBuffer pageOf(final int entityIndex)
+    {
+        final int page = entityIndex >>> PAGE_SHIFT;
+        final UnsafeBuffer[] pages = this.pages;
+        if (page < pages.length)
+        {
+            final UnsafeBuffer buffer = pages[page];
+            if (buffer != null)
+            {
+                return buffer;
+            }
+        }
+        return allocatePage(page);
+    }
+
+    private UnsafeBuffer allocatePage(final int page)
+    {
+        if (page >= pages.length)
+        {
+            final UnsafeBuffer[] grown = new UnsafeBuffer[Math.max(page + 1, pages.length * 2)];
+            System.arraycopy(pages, 0, grown, 0, pages.length);
+            pages = grown;
+        }
+        final UnsafeBuffer buffer = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
+        pages[page] = buffer;
+        return buffer;
+    }
+
     private int sparseGet(final int entityIndex)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
@@ -868,27 +901,15 @@ public class SparseSet implements AutoCloseable
     private void sparsePut(final int entityIndex, final int position)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
-        if (page >= pages.length)
+        final UnsafeBuffer buffer = page < pages.length ? pages[page] : null;
+        if (buffer != null)
         {
-            if (position == ABSENT)
-            {
-                return;
-            }
-            final UnsafeBuffer[] grown = new UnsafeBuffer[Math.max(page + 1, pages.length * 2)];
-            System.arraycopy(pages, 0, grown, 0, pages.length);
-            pages = grown;
+            buffer.putInt((entityIndex & PAGE_MASK) << 2, position);
         }
-        UnsafeBuffer buffer = pages[page];
-        if (buffer == null)
+        else if (position != ABSENT)
         {
-            if (position == ABSENT)
-            {
-                return;
-            }
-            buffer = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
-            pages[page] = buffer;
+            allocatePage(page).putInt((entityIndex & PAGE_MASK) << 2, position);
         }
-        buffer.putInt((entityIndex & PAGE_MASK) << 2, position);
     }
 
     private void ensureCapacity(final int needed)
