@@ -65,7 +65,8 @@ final class RuntimeViewTest
         assertTrue(neither.contains(moving));
         assertFalse(neither.contains(frozen));
         assertEquals(
-            "RuntimeView[with=[Pos storage, Vel storage], without=[Frozen storage, Marked storage]]",
+            "RuntimeView[with=[" + world.storage(Pos.class).name() + ", " + world.storage(Vel.class).name() +
+                "], without=[" + world.storage(Frozen.class).name() + ", " + world.storage(Marked.class).name() + "]]",
             neither.toString());
     }
 

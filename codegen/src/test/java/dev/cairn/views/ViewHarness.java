@@ -59,7 +59,8 @@ abstract class ViewHarness
     final List<Class<? extends Record>> with;
     final List<Class<? extends Record>> without;
 
-    ViewHarness(final String name, final List<Class<? extends Record>> with, final List<Class<? extends Record>> without)
+    ViewHarness(
+        final String name, final List<Class<? extends Record>> with, final List<Class<? extends Record>> without)
     {
         this.name = name;
         this.with = with;

@@ -445,7 +445,8 @@ final class ViewModelBasedTest
             final Class<? extends Record> component = (Class<? extends Record>)recordClass;
             if (!world.remove(entity, component))
             {
-                throw new AssertionError("remove " + recordClass.getSimpleName() + " from " + name(entity) + " found none");
+                throw new AssertionError(
+                    "remove " + recordClass.getSimpleName() + " from " + name(entity) + " found none");
             }
             model.get(entity).remove(recordClass);
             log("remove " + recordClass.getSimpleName() + " from " + name(entity));
