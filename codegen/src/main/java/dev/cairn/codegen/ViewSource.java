@@ -678,7 +678,7 @@ final class ViewSource
         final int width = 120 - 4 * indent - 3;
         StringBuilder current = new StringBuilder();
         boolean first = true;
-        for (final String word : text.split(" "))
+        for (final String word : words(text))
         {
             if (current.length() > 0 && current.length() + 1 + word.length() > width - (first ? 0 : hang.length()))
             {
@@ -689,6 +689,38 @@ final class ViewSource
             current.append(current.length() == 0 ? "" : " ").append(word);
         }
         line(" * " + (first ? "" : hang) + current);
+    }
+
+    /** The words of a comment, keeping an inline tag such as <code>{&#64;link a.B}</code> in one piece. */
+    private static List<String> words(final String text)
+    {
+        final List<String> words = new ArrayList<>();
+        final StringBuilder tag = new StringBuilder();
+        for (final String word : text.split(" "))
+        {
+            if (tag.length() > 0)
+            {
+                tag.append(' ').append(word);
+                if (word.contains("}"))
+                {
+                    words.add(tag.toString());
+                    tag.setLength(0);
+                }
+            }
+            else if (word.startsWith("{@") && !word.contains("}"))
+            {
+                tag.append(word);
+            }
+            else
+            {
+                words.add(word);
+            }
+        }
+        if (tag.length() > 0)
+        {
+            words.add(tag.toString());
+        }
+        return words;
     }
 
     /** {@code left = right} on one line if it fits, else with {@code right} on the next line. */
