@@ -21,8 +21,10 @@ import java.util.Properties;
  * @param command the exact command that produced the results.
  * @param date    when the run finished (UTC, ISO-8601).
  * @param commit  the git commit the benchmarked code was built from, with a note if the tree had changes.
+ * @param load    the 1-minute load average before and after the run: other work on the machine skews results.
  */
-public record Machine(String cpu, int cores, String memory, String os, String command, String date, String commit)
+public record Machine(
+    String cpu, int cores, String memory, String os, String command, String date, String commit, String load)
 {
     /**
      * Describes the machine this JVM runs on.
@@ -30,9 +32,10 @@ public record Machine(String cpu, int cores, String memory, String os, String co
      * @param command the command to record.
      * @param date    the date to record.
      * @param commit  the commit to record.
+     * @param load    the load averages to record.
      * @return the description.
      */
-    public static Machine current(final String command, final String date, final String commit)
+    public static Machine current(final String command, final String date, final String commit, final String load)
     {
         return new Machine(
             cpuModel(Path.of("/proc/cpuinfo")),
@@ -42,7 +45,8 @@ public record Machine(String cpu, int cores, String memory, String os, String co
                 System.getProperty("os.arch"),
             command,
             date,
-            commit);
+            commit,
+            load);
     }
 
     /**
@@ -88,7 +92,8 @@ public record Machine(String cpu, int cores, String memory, String os, String co
             properties.getProperty("os", "unknown"),
             properties.getProperty("command", "unknown"),
             properties.getProperty("date", "unknown"),
-            properties.getProperty("commit", "unknown"));
+            properties.getProperty("commit", "unknown"),
+            properties.getProperty("load", "unknown"));
     }
 
     /**
@@ -107,6 +112,7 @@ public record Machine(String cpu, int cores, String memory, String os, String co
         properties.setProperty("command", command);
         properties.setProperty("date", date);
         properties.setProperty("commit", commit);
+        properties.setProperty("load", load);
         try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8))
         {
             properties.store(writer, "Machine and command of the benchmark run beside this file");
@@ -149,6 +155,17 @@ public record Machine(String cpu, int cores, String memory, String os, String co
             Thread.currentThread().interrupt();
             return "";
         }
+    }
+
+    /**
+     * The 1-minute load average from {@code /proc/loadavg}.
+     *
+     * @return the value as text, or "unknown".
+     */
+    public static String loadAverage()
+    {
+        final List<String> lines = lines(Path.of("/proc/loadavg"));
+        return lines.isEmpty() ? "unknown" : lines.get(0).split("\\s+")[0];
     }
 
     static String cpuModel(final Path cpuinfo)

@@ -90,7 +90,8 @@ public final class ReportGenerator
         final Path sidecar = Machine.sidecar(json);
         final Machine machine = Files.isRegularFile(sidecar) ?
             Machine.read(sidecar) :
-            Machine.current("unknown: no " + sidecar.getFileName() + " beside the results", "unknown", "unknown");
+            Machine.current("unknown: no " + sidecar.getFileName() + " beside the results", "unknown", "unknown",
+                "unknown");
         final String name = json.getFileName().toString();
         final String profile = name.endsWith(".json") ? name.substring(0, name.length() - 5) : name;
         final String jsonPath = json.normalize().toString().replace('\\', '/');

@@ -108,6 +108,8 @@ public final class ResultsPage
         row(md, "fork JVM arguments", "`" + String.join(" ", results.jvmArgs()) + "`");
         row(md, "finished", machine.date());
         row(md, "code", "commit " + machine.commit());
+        row(md, "machine load", machine.load() + " on " + machine.cores() + " cores (a JMH run alone adds about " +
+            "1 to 2; more means other work shared the CPUs and the numbers are noisier)");
         row(md, "command", "`" + machine.command() + "`");
         row(md, "raw results", "[`" + jsonPath + "`](../" + jsonPath + ")");
         md.append('\n');

@@ -76,11 +76,14 @@ public final class RunBenchmarks
             return;
         }
         Files.createDirectories(RESULTS);
+        final String commit = Machine.gitCommit();
+        final String loadBefore = Machine.loadAverage();
         new Runner(options).run();
+        final String load = loadBefore + " before, " + Machine.loadAverage() + " after (1-minute load average)";
 
         final String command = "bench/run-benchmarks.sh " + String.join(" ", args) +
             "  (= java -jar bench/target/benchmarks.jar " + String.join(" ", jmhArgs) + ")";
-        Machine.current(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), Machine.gitCommit())
+        Machine.current(command, Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), commit, load)
             .write(Machine.sidecar(json));
         ReportGenerator.generate(json, ReportGenerator.DEFAULT_PAGE, ReportGenerator.DEFAULT_SVG);
         System.out.println("wrote " + json + ", " + ReportGenerator.DEFAULT_PAGE + " and " +

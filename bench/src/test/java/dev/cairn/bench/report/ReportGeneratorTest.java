@@ -152,6 +152,6 @@ class ReportGeneratorTest
     private static Machine machine()
     {
         return new Machine("Test CPU", 2, "8.0 GiB", "Linux", "bench/run-benchmarks.sh quick", "2025-01-01T00:00:00Z",
-            "abc1234");
+            "abc1234", "0.1 before, 0.9 after");
     }
 }
