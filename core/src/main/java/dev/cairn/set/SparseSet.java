@@ -4,8 +4,10 @@ import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
+import java.util.Arrays;
 import java.util.function.LongConsumer;
 
 /**
@@ -47,6 +49,7 @@ public class SparseSet implements AutoCloseable
     private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
     private static final int ABSENT = -1;
     private static final UnsafeBuffer[] NO_PAGES = new UnsafeBuffer[0];
+    private static final long[] NO_PAGE_ADDRESSES = new long[0];
 
     private final DeletionPolicy policy;
     private final OffHeap offHeap;
@@ -58,6 +61,14 @@ public class SparseSet implements AutoCloseable
     private final int[] columnShifts;
 
     private UnsafeBuffer[] pages = NO_PAGES;
+    /*
+     * Raw addresses of the buffers above, refreshed whenever memory moves. Hot reads go through these with a null
+     * base object, which lets the JIT keep this set's fields in registers across off-heap stores; every such read is
+     * guarded by a check against size() or the page table, and size() <= capacity() always holds.
+     */
+    private long[] pageAddresses = NO_PAGE_ADDRESSES;
+    private long packedAddress;
+    private final long[] columnAddresses;
     private int capacity;
     private int size;
     private int memberCount;
@@ -104,6 +115,7 @@ public class SparseSet implements AutoCloseable
         this.packed = OffHeap.emptyBuffer();
         this.columns = new UnsafeBuffer[columnWidths.length];
         this.columnShifts = new int[columnWidths.length];
+        this.columnAddresses = new long[columnWidths.length];
         for (int k = 0; k < columnWidths.length; k++)
         {
             columns[k] = OffHeap.emptyBuffer();
@@ -198,7 +210,7 @@ public class SparseSet implements AutoCloseable
     public final int memberIndex(final long entity)
     {
         final int position = sparseGet(Entity.index(entity));
-        if (position >= 0 && position < freeList() && packed.getLong(position << 3) == entity)
+        if (position >= 0 && position < freeList() && UnsafeApi.getLong(packedAddress + ((long)position << 3)) == entity)
         {
             return position;
         }
@@ -247,7 +259,8 @@ public class SparseSet implements AutoCloseable
      */
     public final long packedAt(final int index)
     {
-        return packed.getLong(index << 3);
+        checkIndex(index);
+        return UnsafeApi.getLong(packedAddress + ((long)index << 3));
     }
 
     /**
@@ -415,6 +428,7 @@ public class SparseSet implements AutoCloseable
             {
                 offHeap.free(pages[p]);
                 pages[p] = null;
+                pageAddresses[p] = 0;
             }
         }
     }
@@ -616,7 +630,9 @@ public class SparseSet implements AutoCloseable
             }
         }
         pages = NO_PAGES;
+        pageAddresses = NO_PAGE_ADDRESSES;
         capacity = 0;
+        refreshDenseAddresses();
         size = 0;
         memberCount = 0;
         head = initialHead(policy);
@@ -698,6 +714,218 @@ public class SparseSet implements AutoCloseable
     protected final UnsafeBuffer column(final int k)
     {
         return columns[k];
+    }
+
+    /**
+     * Reads a {@code byte} from a payload column.
+     *
+     * @param column a column of 1 byte.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @return the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final byte getByte(final int column, final int index)
+    {
+        return UnsafeApi.getByte(columnAddress(column, index, 0));
+    }
+
+    /**
+     * Writes a {@code byte} into a payload column.
+     *
+     * @param column a column of 1 byte.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @param value  the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void putByte(final int column, final int index, final byte value)
+    {
+        UnsafeApi.putByte(columnAddress(column, index, 0), value);
+    }
+
+    /**
+     * Reads a {@code short} from a payload column.
+     *
+     * @param column a column of 2 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @return the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final short getShort(final int column, final int index)
+    {
+        return UnsafeApi.getShort(columnAddress(column, index, 1));
+    }
+
+    /**
+     * Writes a {@code short} into a payload column.
+     *
+     * @param column a column of 2 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @param value  the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void putShort(final int column, final int index, final short value)
+    {
+        UnsafeApi.putShort(columnAddress(column, index, 1), value);
+    }
+
+    /**
+     * Reads a {@code char} from a payload column.
+     *
+     * @param column a column of 2 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @return the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final char getChar(final int column, final int index)
+    {
+        return UnsafeApi.getChar(columnAddress(column, index, 1));
+    }
+
+    /**
+     * Writes a {@code char} into a payload column.
+     *
+     * @param column a column of 2 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @param value  the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void putChar(final int column, final int index, final char value)
+    {
+        UnsafeApi.putChar(columnAddress(column, index, 1), value);
+    }
+
+    /**
+     * Reads a {@code int} from a payload column.
+     *
+     * @param column a column of 4 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @return the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final int getInt(final int column, final int index)
+    {
+        return UnsafeApi.getInt(columnAddress(column, index, 2));
+    }
+
+    /**
+     * Writes a {@code int} into a payload column.
+     *
+     * @param column a column of 4 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @param value  the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void putInt(final int column, final int index, final int value)
+    {
+        UnsafeApi.putInt(columnAddress(column, index, 2), value);
+    }
+
+    /**
+     * Reads a {@code float} from a payload column.
+     *
+     * @param column a column of 4 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @return the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final float getFloat(final int column, final int index)
+    {
+        return UnsafeApi.getFloat(columnAddress(column, index, 2));
+    }
+
+    /**
+     * Writes a {@code float} into a payload column.
+     *
+     * @param column a column of 4 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @param value  the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void putFloat(final int column, final int index, final float value)
+    {
+        UnsafeApi.putFloat(columnAddress(column, index, 2), value);
+    }
+
+    /**
+     * Reads a {@code long} from a payload column.
+     *
+     * @param column a column of 8 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @return the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final long getLong(final int column, final int index)
+    {
+        return UnsafeApi.getLong(columnAddress(column, index, 3));
+    }
+
+    /**
+     * Writes a {@code long} into a payload column.
+     *
+     * @param column a column of 8 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @param value  the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void putLong(final int column, final int index, final long value)
+    {
+        UnsafeApi.putLong(columnAddress(column, index, 3), value);
+    }
+
+    /**
+     * Reads a {@code double} from a payload column.
+     *
+     * @param column a column of 8 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @return the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final double getDouble(final int column, final int index)
+    {
+        return UnsafeApi.getDouble(columnAddress(column, index, 3));
+    }
+
+    /**
+     * Writes a {@code double} into a payload column.
+     *
+     * @param column a column of 8 bytes.
+     * @param index  a packed index from 0 to {@link #size()} - 1.
+     * @param value  the value.
+     * @throws IndexOutOfBoundsException if {@code index} is out of range.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void putDouble(final int column, final int index, final double value)
+    {
+        UnsafeApi.putDouble(columnAddress(column, index, 3), value);
+    }
+
+    /**
+     * The address of element {@code index} of a column, after checking the index against {@link #size()} (which
+     * never exceeds the columns' capacity) and the element width against the column's.
+     */
+    private long columnAddress(final int column, final int index, final int shift)
+    {
+        checkIndex(index);
+        if (columnShifts[column] != shift)
+        {
+            throw new IllegalArgumentException(
+                "column " + column + " of " + name + " holds " + (1 << columnShifts[column]) +
+                "-byte values, not " + (1 << shift) + "-byte ones");
+        }
+        return columnAddresses[column] + ((long)index << shift);
     }
 
     private void eraseAt(final int position, final long entity)
@@ -874,25 +1102,26 @@ public class SparseSet implements AutoCloseable
     {
         if (page >= pages.length)
         {
-            final UnsafeBuffer[] grown = new UnsafeBuffer[Math.max(page + 1, pages.length * 2)];
-            System.arraycopy(pages, 0, grown, 0, pages.length);
-            pages = grown;
+            final int length = Math.max(page + 1, pages.length * 2);
+            pages = Arrays.copyOf(pages, length);
+            pageAddresses = Arrays.copyOf(pageAddresses, length);
         }
         final UnsafeBuffer buffer = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
         pages[page] = buffer;
+        pageAddresses[page] = buffer.addressOffset();
         return buffer;
     }
 
     private int sparseGet(final int entityIndex)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
-        final UnsafeBuffer[] pages = this.pages;
-        if (page < pages.length)
+        final long[] pageAddresses = this.pageAddresses;
+        if (page < pageAddresses.length)
         {
-            final UnsafeBuffer buffer = pages[page];
-            if (buffer != null)
+            final long address = pageAddresses[page];
+            if (address != 0)
             {
-                return buffer.getInt((entityIndex & PAGE_MASK) << 2);
+                return UnsafeApi.getInt(address + ((long)(entityIndex & PAGE_MASK) << 2));
             }
         }
         return ABSENT;
@@ -934,6 +1163,21 @@ public class SparseSet implements AutoCloseable
             offHeap.resize(columns[k], newCapacity << columnShifts[k], (byte)0);
         }
         capacity = newCapacity;
+        refreshDenseAddresses();
+    }
+
+    private void refreshDenseAddresses()
+    {
+        packedAddress = addressOf(packed);
+        for (int k = 0; k < columns.length; k++)
+        {
+            columnAddresses[k] = addressOf(columns[k]);
+        }
+    }
+
+    private static long addressOf(final UnsafeBuffer buffer)
+    {
+        return buffer.capacity() == 0 ? 0 : buffer.addressOffset();
     }
 
     private void checkInsertable(final long entity)
