@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * Writes the storage class of one {@code @Component} record: a final subclass of {@code ComponentStorage} with one
@@ -79,6 +78,7 @@ final class StorageGenerator
         private final TypeNames names;
         private final StringBuilder out = new StringBuilder(16 * 1024);
         private final Map<TypeElement, String> enumValues = new LinkedHashMap<>();
+        private final Map<Column, String> columnConstants = new LinkedHashMap<>();
         private final String record;
         private final String storage;
         private int indent;
@@ -102,6 +102,15 @@ final class StorageGenerator
                     enumValues.put(column.enumType(), constant);
                 }
             }
+            for (final Column column : model.columns())
+            {
+                String constant = upperSnake(column.name()) + "_COLUMN";
+                for (int n = 2; !used.add(constant); n++)
+                {
+                    constant = upperSnake(column.name()) + "_COLUMN_" + n;
+                }
+                columnConstants.put(column, constant);
+            }
         }
 
         String write()
@@ -124,7 +133,6 @@ final class StorageGenerator
             final List<Column> columns = model.columns();
             final String typeName = names.of("dev.cairn.storage.ComponentType");
             final String policy = names.of("dev.cairn.DeletionPolicy");
-            final String buffer = names.of("org.agrona.concurrent.UnsafeBuffer");
             final String comparator = names.of("dev.cairn.set.IndexComparator");
 
             final List<String> fieldList = new ArrayList<>();
@@ -137,23 +145,12 @@ final class StorageGenerator
             typeConstant(typeName, policy);
             blank();
 
-            final Set<ColumnType> shifts = new TreeSet<>();
             final List<String> widths = new ArrayList<>();
-            for (final Column column : columns)
+            for (int k = 0; k < columns.size(); k++)
             {
+                final Column column = columns.get(k);
                 widths.add(names.lang(column.type().widthClass()) + ".BYTES");
-                if (column.type().shiftConstant() != null)
-                {
-                    shifts.add(column.type());
-                }
-            }
-            final Set<String> shiftConstants = new LinkedHashSet<>();
-            for (final ColumnType type : shifts)
-            {
-                if (shiftConstants.add(type.shiftConstant()))
-                {
-                    line("private static final int " + type.shiftConstant() + " = " + type.shift() + ";");
-                }
+                line("private static final int " + field(column) + " = " + k + ";");
             }
             final String oneLine = "private static final int[] COLUMN_WIDTHS = {" + String.join(", ", widths) + "};";
             if (indent * 4 + oneLine.length() <= 120)
@@ -174,11 +171,6 @@ final class StorageGenerator
             {
                 final String enumName = names.of(entry.getKey());
                 line("private static final " + enumName + "[] " + entry.getValue() + " = " + enumName + ".values();");
-            }
-            blank();
-            for (int k = 0; k < columns.size(); k++)
-            {
-                line("private final " + buffer + " " + field(columns.get(k)) + " = column(" + k + ");");
             }
             blank();
 
@@ -464,7 +456,6 @@ final class StorageGenerator
                 "@return the value.",
                 "@throws IndexOutOfBoundsException if the index is out of range.");
             method("public " + type + " " + name + "At(final int index)",
-                "checkIndex(index);",
                 "return " + read(column, "index") + ";");
 
             doc("Writes " + what + " the {@link " + record + "} at a packed index.",
@@ -473,7 +464,6 @@ final class StorageGenerator
                 "@param value the new value" + (column.type().isEnum() ? "; not null." : "."),
                 "@throws IndexOutOfBoundsException if the index is out of range.");
             method("public void " + name + "At(final int index, final " + type + " value)",
-                "checkIndex(index);",
                 write(column, "index", "value") + ";");
 
             doc("Orders packed indices by {@code " + column.path() + "}, as {@code " +
@@ -618,6 +608,12 @@ final class StorageGenerator
             return all;
         }
 
+        /** The constant holding a column's number, e.g. {@code POS_X_COLUMN}. */
+        private String field(final Column column)
+        {
+            return columnConstants.get(column);
+        }
+
         private String javaType(final Column column)
         {
             return column.type().isEnum() ? names.of(column.enumType()) : column.type().primitive();
@@ -729,10 +725,6 @@ final class StorageGenerator
         return false;
     }
 
-    private static String field(final Column column)
-    {
-        return column.name() + "Column";
-    }
 
     private static String pad(final String text, final int width)
     {

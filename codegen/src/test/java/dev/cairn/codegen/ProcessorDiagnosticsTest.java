@@ -330,8 +330,8 @@ final class ProcessorDiagnosticsTest
             .compile(sources);
         assertThat(compilation).succeededWithoutWarnings();
         final String shades = generated(compilation, "copy.ShadesStorage");
-        assertTrue(shades.contains("colourColumn.putByte(index, (byte)colour.ordinal());"), shades);
-        assertTrue(shades.contains("wideColumn.putShort(index << SHORT_SHIFT, (short)wide.ordinal());"), shades);
+        assertTrue(shades.contains("putByte(COLOUR_COLUMN, index, (byte)colour.ordinal());"), shades);
+        assertTrue(shades.contains("putShort(WIDE_COLUMN, index, (short)wide.ordinal());"), shades);
         assertTrue(shades.contains("{Byte.BYTES, Short.BYTES}"), shades);
     }
 
