@@ -170,6 +170,15 @@ public final class Harness implements AutoCloseable
             case INSERT:
                 insert(a);
                 break;
+            case INSERT_MANY:
+                for (long i = 0; i < op.b() && Entity.index(a) + i <= Entity.MAX_INDEX; i++)
+                {
+                    if (model.insertRejection(a + i) == null)
+                    {
+                        insert(a + i);
+                    }
+                }
+                break;
             case ERASE:
                 erase(a, true);
                 break;
@@ -847,11 +856,11 @@ public final class Harness implements AutoCloseable
                 Entity.toString(entity) + " at slot " + slot + ": indexOf = " + set.indexOf(entity) +
                 ", contains = " + set.contains(entity) + ", memberIndex = " + set.memberIndex(entity));
         }
-        final String mismatch = set.payloadMismatch(slot, model.stamp(entity));
-        if (mismatch != null)
+        final long stamp = model.stamp(entity);
+        if (set.longAt(slot) != PayloadSet.longOf(stamp))
         {
             throw violation("payload follows its entity", Entity.toString(entity) + " at slot " + slot + ": " +
-                mismatch);
+                set.payloadMismatch(slot, stamp));
         }
         final long next = Entity.next(entity);
         if (set.contains(next))
@@ -861,16 +870,23 @@ public final class Harness implements AutoCloseable
         }
         if ((slot + steps) % 16 == 0)
         {
-            checkLookupsRarely(entity, slot);
+            checkLookupsRarely(entity, slot, stamp);
         }
     }
 
     /**
-     * Lookups that follow from {@code packed[indexOf(e)] == e} unless a lookup method has its own bug; checked for a
-     * rotating sixteenth of the members after each operation, so every member is covered within 16 operations.
+     * Checks that follow from {@code packed[indexOf(e)] == e} and the long payload column unless a lookup method or
+     * the code moving a narrower column has its own bug; run for a rotating sixteenth of the members after each
+     * operation, so every member is covered within 16 operations.
      */
-    private void checkLookupsRarely(final long entity, final int slot)
+    private void checkLookupsRarely(final long entity, final int slot, final long stamp)
     {
+        final String mismatch = set.payloadMismatch(slot, stamp);
+        if (mismatch != null)
+        {
+            throw violation("payload follows its entity", Entity.toString(entity) + " at slot " + slot + ": " +
+                mismatch);
+        }
         if (set.requireIndex(entity) != slot)
         {
             throw violation("requireIndex(e) is the member's slot", Entity.toString(entity) + " at slot " + slot +

@@ -10,7 +10,7 @@ import dev.cairn.Entity;
  *
  * @param kind what to call.
  * @param a    first argument: a handle, an index or a count, depending on {@code kind}.
- * @param b    second argument, used by {@link Kind#SWAP} only.
+ * @param b    second argument, used by {@link Kind#SWAP} and {@link Kind#INSERT_MANY} only.
  */
 public record Op(Kind kind, long a, long b)
 {
@@ -19,6 +19,8 @@ public record Op(Kind kind, long a, long b)
     {
         /** {@code set.insert(a)} and write the payload of a fresh stamp. */
         INSERT,
+        /** Insert {@code b} handles with consecutive indices from {@code a}, skipping those whose index is held. */
+        INSERT_MANY,
         /** {@code set.erase(a)}. */
         ERASE,
         /** {@code set.remove(a)}. */
@@ -95,6 +97,9 @@ public record Op(Kind kind, long a, long b)
         {
             case INSERT:
                 return "set.insert(" + Entity.toString(a) + ")";
+            case INSERT_MANY:
+                return "set.insert(" + Entity.toString(a) + " .. " + Entity.toString(a + b - 1) +
+                    ", skipping indices already held)";
             case ERASE:
                 return "set.erase(" + Entity.toString(a) + ")";
             case REMOVE:

@@ -35,6 +35,7 @@ public final class OpGenerator
     {
         final int[] base = new int[KINDS.length];
         base[Op.Kind.INSERT.ordinal()] = 220;
+        base[Op.Kind.INSERT_MANY.ordinal()] = 6;
         base[Op.Kind.ERASE.ordinal()] = 110;
         base[Op.Kind.REMOVE.ordinal()] = 70;
         base[Op.Kind.CONTAINS.ordinal()] = 60;
@@ -118,6 +119,8 @@ public final class OpGenerator
         {
             case INSERT:
                 return Op.of(kind, choices.pick(5) < 3 ? Entity.of(choices.pick(span), choices.pick(2)) : setHandle());
+            case INSERT_MANY:
+                return new Op(kind, Entity.of(choices.pick(span), choices.pick(2)), 1 + choices.pick(64));
             case ERASE:
             case REMOVE:
             {
