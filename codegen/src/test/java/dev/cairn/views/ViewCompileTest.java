@@ -205,6 +205,19 @@ final class ViewCompileTest
     }
 
     @Test
+    void aSingleComponentViewWalksItsStorageWithoutProbing()
+    {
+        final JavaFileObject view = source(
+            "@View(with = P.class)",
+            "interface Single {}");
+        final Compilation compilation = compile(view);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String source = generated(compilation, "q.SingleView");
+        assertTrue(!source.contains("memberIndex") && !source.contains("indexIn"), source);
+        assertTrue(source.contains("return pStorage.memberCount();"), "count() is the member count");
+    }
+
+    @Test
     void aNestedViewIsGeneratedUnderItsFlattenedName()
     {
         final JavaFileObject view = source(
