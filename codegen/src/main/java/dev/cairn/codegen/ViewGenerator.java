@@ -2,7 +2,6 @@ package dev.cairn.codegen;
 
 import javax.annotation.processing.Messager;
 import javax.annotation.processing.ProcessingEnvironment;
-import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
@@ -69,24 +68,6 @@ public final class ViewGenerator
         this.processingEnv = processingEnv;
         this.messager = processingEnv.getMessager();
         this.elements = processingEnv.getElementUtils();
-    }
-
-    /**
-     * Validates every {@code @View} element of a round and writes a view for each valid one.
-     *
-     * @param round the processing round.
-     */
-    public void generate(final RoundEnvironment round)
-    {
-        final TypeElement viewAnnotation = elements.getTypeElement(VIEW);
-        if (viewAnnotation == null)
-        {
-            return;
-        }
-        for (final Element element : round.getElementsAnnotatedWith(viewAnnotation))
-        {
-            generate(element);
-        }
     }
 
     /**
