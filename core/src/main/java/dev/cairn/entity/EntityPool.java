@@ -2,6 +2,7 @@ package dev.cairn.entity;
 
 import dev.cairn.Entity;
 import dev.cairn.memory.OffHeap;
+import org.agrona.UnsafeApi;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.function.LongConsumer;
@@ -29,6 +30,9 @@ public final class EntityPool implements AutoCloseable
     private final UnsafeBuffer packed;
     private final UnsafeBuffer sparse;
     private int capacity;
+    /* Raw addresses of the two buffers; every access is below created <= capacity (see isAlive). */
+    private long packedAddress;
+    private long sparseAddress;
     private int created;
     private int alive;
     private boolean closed;
@@ -75,7 +79,7 @@ public final class EntityPool implements AutoCloseable
         ensureOpen();
         if (alive < created)
         {
-            return packed.getLong(alive++ << 3);
+            return packedGet(alive++);
         }
         if (created == maxEntities)
         {
@@ -86,8 +90,8 @@ public final class EntityPool implements AutoCloseable
         ensureCapacity(created + 1);
         final int index = created++;
         final long entity = Entity.combine(index, 0);
-        packed.putLong(index << 3, entity);
-        sparse.putInt(index << 2, index);
+        packedPut(index, entity);
+        sparsePut(index, index);
         alive++;
         return entity;
     }
@@ -136,16 +140,16 @@ public final class EntityPool implements AutoCloseable
         ensureOpen();
         requireAlive(entity);
         final int index = Entity.index(entity);
-        final int position = sparse.getInt(index << 2);
+        final int position = sparseGet(index);
         final int last = --alive;
         if (position != last)
         {
-            final long moved = packed.getLong(last << 3);
-            packed.putLong(position << 3, moved);
-            sparse.putInt(Entity.index(moved) << 2, position);
-            sparse.putInt(index << 2, last);
+            final long moved = packedGet(last);
+            packedPut(position, moved);
+            sparsePut(Entity.index(moved), position);
+            sparsePut(index, last);
         }
-        packed.putLong(last << 3, Entity.next(entity));
+        packedPut(last, Entity.next(entity));
     }
 
     /**
@@ -161,8 +165,8 @@ public final class EntityPool implements AutoCloseable
         {
             return false;
         }
-        final int position = sparse.getInt(index << 2);
-        return position < alive && packed.getLong(position << 3) == entity;
+        final int position = sparseGet(index);
+        return position < alive && packedGet(position) == entity;
     }
 
     /**
@@ -200,8 +204,8 @@ public final class EntityPool implements AutoCloseable
         {
             return "entity " + name + " was never created by this World; use a handle returned by World.create()";
         }
-        final long current = packed.getLong(sparse.getInt(index << 2) << 3);
-        final boolean indexAlive = sparse.getInt(index << 2) < alive;
+        final long current = packedGet(sparseGet(index));
+        final boolean indexAlive = sparseGet(index) < alive;
         return "entity " + name + " is stale: it was destroyed, and index " + index +
             (indexAlive ? " now belongs to " + Entity.toString(current) : " is free") +
             "; drop handles of destroyed entities (check World.valid() first)";
@@ -223,7 +227,7 @@ public final class EntityPool implements AutoCloseable
             throw new IndexOutOfBoundsException(
                 "entity index " + index + " was never created: this pool has created indices [0, " + created + ")");
         }
-        return Entity.version(packed.getLong(sparse.getInt(index << 2) << 3));
+        return Entity.version(packedGet(sparseGet(index)));
     }
 
     /**
@@ -267,7 +271,7 @@ public final class EntityPool implements AutoCloseable
         ensureOpen();
         for (int i = alive; (i = Math.min(i, alive) - 1) >= 0; )
         {
-            action.accept(packed.getLong(i << 3));
+            action.accept(packedGet(i));
         }
     }
 
@@ -279,7 +283,7 @@ public final class EntityPool implements AutoCloseable
         ensureOpen();
         for (int i = 0; i < alive; i++)
         {
-            packed.putLong(i << 3, Entity.next(packed.getLong(i << 3)));
+            packedPut(i, Entity.next(packedGet(i)));
         }
         alive = 0;
     }
@@ -311,6 +315,8 @@ public final class EntityPool implements AutoCloseable
             capacity = 0;
             created = 0;
             alive = 0;
+            packedAddress = 0;
+            sparseAddress = 0;
         }
     }
 
@@ -333,6 +339,26 @@ public final class EntityPool implements AutoCloseable
         }
     }
 
+    private long packedGet(final int slot)
+    {
+        return UnsafeApi.getLong(packedAddress + ((long)slot << 3));
+    }
+
+    private void packedPut(final int slot, final long entity)
+    {
+        UnsafeApi.putLong(packedAddress + ((long)slot << 3), entity);
+    }
+
+    private int sparseGet(final int index)
+    {
+        return UnsafeApi.getInt(sparseAddress + ((long)index << 2));
+    }
+
+    private void sparsePut(final int index, final int slot)
+    {
+        UnsafeApi.putInt(sparseAddress + ((long)index << 2), slot);
+    }
+
     private void ensureCapacity(final int needed)
     {
         if (needed > capacity)
@@ -342,6 +368,8 @@ public final class EntityPool implements AutoCloseable
             offHeap.resize(packed, newCapacity << 3, (byte)0);
             offHeap.resize(sparse, newCapacity << 2, (byte)0);
             capacity = newCapacity;
+            packedAddress = packed.addressOffset();
+            sparseAddress = sparse.addressOffset();
         }
     }
 }

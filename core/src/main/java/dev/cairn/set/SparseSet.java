@@ -228,7 +228,7 @@ public class SparseSet implements AutoCloseable
     {
         ensureOpen();
         final int position = sparseGet(Entity.index(entity));
-        if (position >= 0 && packed.getLong(position << 3) == entity)
+        if (position >= 0 && packedGet(position) == entity)
         {
             return position;
         }
@@ -246,7 +246,7 @@ public class SparseSet implements AutoCloseable
     public final long entityAt(final int index)
     {
         checkIndex(index);
-        final long entity = packed.getLong(index << 3);
+        final long entity = packedGet(index);
         return Entity.version(entity) == Entity.TOMBSTONE_VERSION ? Entity.NULL : entity;
     }
 
@@ -279,26 +279,25 @@ public class SparseSet implements AutoCloseable
         ensureOpen();
         checkInsertable(entity);
         final int entityIndex = Entity.index(entity);
-        final UnsafeBuffer page = pageOf(entityIndex);
-        final int sparseOffset = (entityIndex & PAGE_MASK) << 2;
-        final int existing = page.getInt(sparseOffset);
+        final long sparseAddress = pageOf(entityIndex) + ((long)(entityIndex & PAGE_MASK) << 2);
+        final int existing = UnsafeApi.getInt(sparseAddress);
         if (existing >= 0)
         {
             if (policy == DeletionPolicy.SWAP_ONLY && existing >= head)
             {
-                packed.putLong(existing << 3, entity);
+                packedPut(existing, entity);
                 swapSlots(existing, head);
                 memberCount++;
                 return head++;
             }
-            throw alreadyPresent(entity, packed.getLong(existing << 3));
+            throw alreadyPresent(entity, packedGet(existing));
         }
 
         final int slot;
         if (policy == DeletionPolicy.IN_PLACE && head != ABSENT)
         {
             slot = head;
-            head = Entity.index(packed.getLong(slot << 3));
+            head = Entity.index(packedGet(slot));
         }
         else
         {
@@ -308,8 +307,8 @@ public class SparseSet implements AutoCloseable
             }
             slot = size++;
         }
-        packed.putLong(slot << 3, entity);
-        page.putInt(sparseOffset, slot);
+        packedPut(slot, entity);
+        UnsafeApi.putInt(sparseAddress, slot);
         memberCount++;
         if (policy == DeletionPolicy.SWAP_ONLY)
         {
@@ -368,7 +367,7 @@ public class SparseSet implements AutoCloseable
         ensureOpen();
         for (int i = 0; i < size; i++)
         {
-            final long entity = packed.getLong(i << 3);
+            final long entity = packedGet(i);
             if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
             {
                 sparsePut(Entity.index(entity), ABSENT);
@@ -416,7 +415,7 @@ public class SparseSet implements AutoCloseable
         final boolean[] used = new boolean[pages.length];
         for (int i = 0; i < size; i++)
         {
-            final long entity = packed.getLong(i << 3);
+            final long entity = packedGet(i);
             if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
             {
                 used[Entity.index(entity) >>> PAGE_SHIFT] = true;
@@ -496,7 +495,7 @@ public class SparseSet implements AutoCloseable
         {
             for (int i = head; i < size; i++)
             {
-                sparsePut(Entity.index(packed.getLong(i << 3)), ABSENT);
+                sparsePut(Entity.index(packedGet(i)), ABSENT);
             }
             size = head;
         }
@@ -541,7 +540,7 @@ public class SparseSet implements AutoCloseable
         int target = freeList() - 1;
         for (int i = other.freeList() - 1; i >= 0 && target > 0; i--)
         {
-            final int position = memberIndex(other.packed.getLong(i << 3));
+            final int position = memberIndex(other.packedGet(i));
             if (position >= 0)
             {
                 swapSlots(position, target--);
@@ -561,7 +560,7 @@ public class SparseSet implements AutoCloseable
         ensureOpen();
         for (int i = freeList(); (i = Math.min(i, freeList()) - 1) >= 0; )
         {
-            final long entity = packed.getLong(i << 3);
+            final long entity = packedGet(i);
             if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
             {
                 action.accept(entity);
@@ -945,12 +944,12 @@ public class SparseSet implements AutoCloseable
                 break;
             }
             case IN_PLACE:
-                packed.putLong(position << 3, Entity.combine(head, Entity.TOMBSTONE_VERSION));
+                packedPut(position, Entity.combine(head, Entity.TOMBSTONE_VERSION));
                 head = position;
                 sparsePut(entityIndex, ABSENT);
                 break;
             case SWAP_ONLY:
-                packed.putLong(position << 3, Entity.next(entity));
+                packedPut(position, Entity.next(entity));
                 swapSlots(position, --head);
                 break;
             default:
@@ -987,38 +986,37 @@ public class SparseSet implements AutoCloseable
         }
         for (int i = 0; i < length; i++)
         {
-            sparsePut(Entity.index(packed.getLong(i << 3)), i);
+            sparsePut(Entity.index(packedGet(i)), i);
         }
     }
 
     private boolean isTombstone(final int position)
     {
-        return Entity.version(packed.getLong(position << 3)) == Entity.TOMBSTONE_VERSION;
+        return Entity.version(packedGet(position)) == Entity.TOMBSTONE_VERSION;
     }
 
     /** Moves the element at {@code from} (never a tombstone) to {@code to}, with its payload, and re-points sparse. */
     private void moveSlot(final int from, final int to)
     {
-        final long entity = packed.getLong(from << 3);
-        packed.putLong(to << 3, entity);
-        final UnsafeBuffer[] columns = this.columns;
-        for (int k = 0; k < columns.length; k++)
+        final long entity = packedGet(from);
+        packedPut(to, entity);
+        final long[] addresses = columnAddresses;
+        for (int k = 0; k < addresses.length; k++)
         {
-            final int shift = columnShifts[k];
-            final UnsafeBuffer column = columns[k];
-            switch (shift)
+            final long base = addresses[k];
+            switch (columnShifts[k])
             {
                 case 0:
-                    column.putByte(to, column.getByte(from));
+                    UnsafeApi.putByte(base + to, UnsafeApi.getByte(base + from));
                     break;
                 case 1:
-                    column.putShort(to << 1, column.getShort(from << 1));
+                    UnsafeApi.putShort(base + ((long)to << 1), UnsafeApi.getShort(base + ((long)from << 1)));
                     break;
                 case 2:
-                    column.putInt(to << 2, column.getInt(from << 2));
+                    UnsafeApi.putInt(base + ((long)to << 2), UnsafeApi.getInt(base + ((long)from << 2)));
                     break;
                 default:
-                    column.putLong(to << 3, column.getLong(from << 3));
+                    UnsafeApi.putLong(base + ((long)to << 3), UnsafeApi.getLong(base + ((long)from << 3)));
                     break;
             }
         }
@@ -1033,72 +1031,87 @@ public class SparseSet implements AutoCloseable
             return;
         }
         swapDense(a, b);
-        sparsePut(Entity.index(packed.getLong(a << 3)), a);
-        sparsePut(Entity.index(packed.getLong(b << 3)), b);
+        sparsePut(Entity.index(packedGet(a)), a);
+        sparsePut(Entity.index(packedGet(b)), b);
     }
 
     /** Swaps two slots of the packed array and every column, leaving sparse alone. */
     private void swapDense(final int a, final int b)
     {
-        final long entity = packed.getLong(a << 3);
-        packed.putLong(a << 3, packed.getLong(b << 3));
-        packed.putLong(b << 3, entity);
-        final UnsafeBuffer[] columns = this.columns;
-        for (int k = 0; k < columns.length; k++)
+        final long entity = packedGet(a);
+        packedPut(a, packedGet(b));
+        packedPut(b, entity);
+        final long[] addresses = columnAddresses;
+        for (int k = 0; k < addresses.length; k++)
         {
             final int shift = columnShifts[k];
-            final UnsafeBuffer column = columns[k];
+            final long addressA = addresses[k] + ((long)a << shift);
+            final long addressB = addresses[k] + ((long)b << shift);
             switch (shift)
             {
                 case 0:
                 {
-                    final byte value = column.getByte(a);
-                    column.putByte(a, column.getByte(b));
-                    column.putByte(b, value);
+                    final byte value = UnsafeApi.getByte(addressA);
+                    UnsafeApi.putByte(addressA, UnsafeApi.getByte(addressB));
+                    UnsafeApi.putByte(addressB, value);
                     break;
                 }
                 case 1:
                 {
-                    final short value = column.getShort(a << 1);
-                    column.putShort(a << 1, column.getShort(b << 1));
-                    column.putShort(b << 1, value);
+                    final short value = UnsafeApi.getShort(addressA);
+                    UnsafeApi.putShort(addressA, UnsafeApi.getShort(addressB));
+                    UnsafeApi.putShort(addressB, value);
                     break;
                 }
                 case 2:
                 {
-                    final int value = column.getInt(a << 2);
-                    column.putInt(a << 2, column.getInt(b << 2));
-                    column.putInt(b << 2, value);
+                    final int value = UnsafeApi.getInt(addressA);
+                    UnsafeApi.putInt(addressA, UnsafeApi.getInt(addressB));
+                    UnsafeApi.putInt(addressB, value);
                     break;
                 }
                 default:
                 {
-                    final long value = column.getLong(a << 3);
-                    column.putLong(a << 3, column.getLong(b << 3));
-                    column.putLong(b << 3, value);
+                    final long value = UnsafeApi.getLong(addressA);
+                    UnsafeApi.putLong(addressA, UnsafeApi.getLong(addressB));
+                    UnsafeApi.putLong(addressB, value);
                     break;
                 }
             }
         }
     }
 
-    /** The sparse page holding {@code entityIndex}, allocated (all -1) if it does not exist yet. */
-    private UnsafeBuffer pageOf(final int entityIndex)
+    /*
+     * Unchecked access to the packed array. Every caller passes a slot below size(), or the slot being appended
+     * after the capacity check in insert(); the model-based tests hold the set to these invariants.
+     */
+    private long packedGet(final int slot)
+    {
+        return UnsafeApi.getLong(packedAddress + ((long)slot << 3));
+    }
+
+    private void packedPut(final int slot, final long entity)
+    {
+        UnsafeApi.putLong(packedAddress + ((long)slot << 3), entity);
+    }
+
+    /** The address of the sparse page holding {@code entityIndex}, allocated (all -1) if it does not exist yet. */
+    private long pageOf(final int entityIndex)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
-        final UnsafeBuffer[] pages = this.pages;
-        if (page < pages.length)
+        final long[] pageAddresses = this.pageAddresses;
+        if (page < pageAddresses.length)
         {
-            final UnsafeBuffer buffer = pages[page];
-            if (buffer != null)
+            final long address = pageAddresses[page];
+            if (address != 0)
             {
-                return buffer;
+                return address;
             }
         }
         return allocatePage(page);
     }
 
-    private UnsafeBuffer allocatePage(final int page)
+    private long allocatePage(final int page)
     {
         if (page >= pages.length)
         {
@@ -1109,7 +1122,7 @@ public class SparseSet implements AutoCloseable
         final UnsafeBuffer buffer = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
         pages[page] = buffer;
         pageAddresses[page] = buffer.addressOffset();
-        return buffer;
+        return buffer.addressOffset();
     }
 
     private int sparseGet(final int entityIndex)
@@ -1130,14 +1143,14 @@ public class SparseSet implements AutoCloseable
     private void sparsePut(final int entityIndex, final int position)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
-        final UnsafeBuffer buffer = page < pages.length ? pages[page] : null;
-        if (buffer != null)
+        final long address = page < pageAddresses.length ? pageAddresses[page] : 0;
+        if (address != 0)
         {
-            buffer.putInt((entityIndex & PAGE_MASK) << 2, position);
+            UnsafeApi.putInt(address + ((long)(entityIndex & PAGE_MASK) << 2), position);
         }
         else if (position != ABSENT)
         {
-            allocatePage(page).putInt((entityIndex & PAGE_MASK) << 2, position);
+            UnsafeApi.putInt(allocatePage(page) + ((long)(entityIndex & PAGE_MASK) << 2), position);
         }
     }
 
