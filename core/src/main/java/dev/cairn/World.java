@@ -91,12 +91,12 @@ public final class World implements AutoCloseable
      */
     public void destroy(final long entity)
     {
-        entities.requireAlive(entity);
+        entities.destroy(entity);
+        // Storages match exact handles, so the destroyed handle still finds its components.
         for (final ComponentStorage<?> storage : created)
         {
             storage.remove(entity);
         }
-        entities.destroy(entity);
     }
 
     /**
