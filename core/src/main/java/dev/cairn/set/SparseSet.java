@@ -508,7 +508,8 @@ public class SparseSet implements AutoCloseable
      * a {@link DeletionPolicy#SWAP_ONLY} set sorts its members and leaves the released region as it is.
      *
      * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
-     * @throws IllegalStateException if the set is closed.
+     * @throws IllegalStateException if the set is closed, or if the comparator changed its size or closed it (the
+     *                               sort is then not applied).
      */
     public final void sort(final IndexComparator comparator)
     {
@@ -521,7 +522,16 @@ public class SparseSet implements AutoCloseable
             order[i] = i;
         }
         // Iteration runs from the back, so the packed array holds the comparator's order reversed.
+        final int sizeBefore = size;
+        final int membersBefore = memberCount;
         PositionSort.sort(order, length, (left, right) -> comparator.compare(right, left));
+        // The permutation writes raw memory below length: refuse if the comparator shrank or closed the set.
+        if (closed || size != sizeBefore || memberCount != membersBefore || freeList() != length)
+        {
+            throw new IllegalStateException(
+                "the comparator passed to sort() changed " + name + " (size " + sizeBefore + " -> " + size +
+                (closed ? ", closed" : "") + "); a comparator must only read the set, so the sort was not applied");
+        }
         applyPermutation(order, length);
     }
 
