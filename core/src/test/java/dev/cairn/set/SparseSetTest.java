@@ -243,6 +243,42 @@ class SparseSetTest
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
+    void aComparatorThatShrinksOrClosesTheSetMakesSortThrowInsteadOfWritingFreedMemory(final DeletionPolicy policy)
+    {
+        for (final boolean close : new boolean[]{false, true})
+        {
+            final SparseSet set = new SparseSet(policy);
+            for (int i = 0; i < 100; i++)
+            {
+                set.insert(Entity.of(i, 0));
+            }
+            final boolean[] changed = {false};
+
+            final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> set.sort((left, right) ->
+            {
+                if (!changed[0])
+                {
+                    changed[0] = true;
+                    if (close)
+                    {
+                        set.close();
+                    }
+                    else
+                    {
+                        set.clear();
+                        set.shrinkToFit();
+                    }
+                }
+                return Integer.compare(left, right);
+            }));
+
+            assertTrue(ex.getMessage().contains("comparator passed to sort() changed"), ex.getMessage());
+            set.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
     void sortAsPutsSharedEntitiesFirstInTheOtherSetsIterationOrder(final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy); SparseSet other = new SparseSet(DeletionPolicy.SWAP_AND_POP))
