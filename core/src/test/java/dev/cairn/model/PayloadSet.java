@@ -50,18 +50,18 @@ public final class PayloadSet extends SparseSet
     }
 
     /**
-     * Writes the payload of {@code stamp} at a packed index.
+     * Writes the payload of {@code stamp} at a packed index through the typed column accessors storages use; the
+     * readers below go through the bounds-checked column buffers instead, so each path checks the other.
      *
      * @param index a packed index.
      * @param stamp the value every column is derived from.
      */
     public void write(final int index, final long stamp)
     {
-        checkIndex(index);
-        column(0).putLong(index << 3, longOf(stamp));
-        column(1).putInt(index << 2, intOf(stamp));
-        column(2).putShort(index << 1, shortOf(stamp));
-        column(3).putByte(index, byteOf(stamp));
+        putLong(0, index, longOf(stamp));
+        putInt(1, index, intOf(stamp));
+        putShort(2, index, shortOf(stamp));
+        putByte(3, index, byteOf(stamp));
     }
 
     /**

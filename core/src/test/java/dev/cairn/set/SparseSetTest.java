@@ -422,6 +422,78 @@ class SparseSetTest
         assertEquals(0, offHeap.allocatedBytes());
     }
 
+    // ------------------------------------------------------------------------------------- typed column access
+
+    /** A set with one column of each width, exposing the typed accessors storages use. */
+    private static final class Columns extends SparseSet
+    {
+        Columns(final DeletionPolicy policy)
+        {
+            super(policy, null, null, "typed set", new int[]{8, 4, 2, 1});
+        }
+
+        void write(final int index, final double d, final float f, final char c, final byte b)
+        {
+            putDouble(0, index, d);
+            putFloat(1, index, f);
+            putChar(2, index, c);
+            putByte(3, index, b);
+        }
+
+        String read(final int index)
+        {
+            return getDouble(0, index) + "/" + getFloat(1, index) + "/" + getChar(2, index) + "/" + getByte(3, index);
+        }
+
+        int intFromLongColumn(final int index)
+        {
+            return getInt(0, index);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void typedColumnValuesFollowTheirEntityThroughErasesAndSorts(final DeletionPolicy policy)
+    {
+        try (Columns set = new Columns(policy))
+        {
+            for (int i = 0; i < 40; i++)
+            {
+                set.write(set.insert(Entity.of(i, 0)), i * 0.5, -i, (char)('a' + i), (byte)(i - 20));
+            }
+            for (int i = 0; i < 40; i += 3)
+            {
+                set.erase(Entity.of(i, 0));
+            }
+            set.sort((left, right) -> Byte.compare(set.getByte(3, right), set.getByte(3, left)));
+
+            for (int i = 0; i < 40; i++)
+            {
+                if (i % 3 != 0)
+                {
+                    assertEquals(i * 0.5 + "/" + (float)-i + "/" + (char)('a' + i) + "/" + (byte)(i - 20),
+                        set.read(set.indexOf(Entity.of(i, 0))));
+                }
+            }
+        }
+    }
+
+    @Test
+    void typedColumnAccessChecksTheIndexTheWidthAndThatTheSetIsOpen()
+    {
+        final Columns set = new Columns(DeletionPolicy.SWAP_AND_POP);
+        set.insert(A);
+
+        final IndexOutOfBoundsException outside = assertThrows(IndexOutOfBoundsException.class, () -> set.read(1));
+        assertTrue(outside.getMessage().contains("index 1 is outside [0, 1)"), outside.getMessage());
+        final IllegalArgumentException width =
+            assertThrows(IllegalArgumentException.class, () -> set.intFromLongColumn(0));
+        assertTrue(width.getMessage().contains("column 0 of typed set holds 8-byte values, not 4-byte ones"),
+            width.getMessage());
+        set.close();
+        assertThrows(IllegalStateException.class, () -> set.read(0));
+    }
+
     // ---------------------------------------------------------------------------------------------- swap_and_pop
 
     @Test
