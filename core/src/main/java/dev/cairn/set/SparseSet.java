@@ -328,13 +328,10 @@ public class SparseSet implements AutoCloseable
      */
     public final void erase(final long entity)
     {
-        ensureOpen();
-        final int position = memberIndex(entity);
-        if (position < 0)
+        if (!remove(entity))
         {
             throw notMember(entity);
         }
-        eraseAt(position, entity);
     }
 
     /**
@@ -347,12 +344,17 @@ public class SparseSet implements AutoCloseable
     public final boolean remove(final long entity)
     {
         ensureOpen();
-        final int position = memberIndex(entity);
-        if (position < 0)
+        final long sparseAddress = sparseAddressOf(Entity.index(entity));
+        if (sparseAddress == 0)
         {
             return false;
         }
-        eraseAt(position, entity);
+        final int position = UnsafeApi.getInt(sparseAddress);
+        if (position < 0 || position >= freeList() || packedGet(position) != entity)
+        {
+            return false;
+        }
+        eraseAt(position, entity, sparseAddress);
         return true;
     }
 
@@ -937,33 +939,29 @@ public class SparseSet implements AutoCloseable
         return columnAddresses[column] + ((long)index << shift);
     }
 
-    private void eraseAt(final int position, final long entity)
+    /** Erases the member at {@code position}, whose sparse entry is at {@code sparseAddress}. */
+    private void eraseAt(final int position, final long entity, final long sparseAddress)
     {
-        final int entityIndex = Entity.index(entity);
-        switch (policy)
+        if (policy == DeletionPolicy.SWAP_AND_POP)
         {
-            case SWAP_AND_POP:
+            final int last = size - 1;
+            if (position != last)
             {
-                final int last = size - 1;
-                if (position != last)
-                {
-                    moveSlot(last, position);
-                }
-                sparsePut(entityIndex, ABSENT);
-                size--;
-                break;
+                moveSlot(last, position);
             }
-            case IN_PLACE:
-                packedPut(position, Entity.combine(head, Entity.TOMBSTONE_VERSION));
-                head = position;
-                sparsePut(entityIndex, ABSENT);
-                break;
-            case SWAP_ONLY:
-                packedPut(position, Entity.next(entity));
-                swapSlots(position, --head);
-                break;
-            default:
-                throw new IllegalStateException("unknown policy " + policy);
+            UnsafeApi.putInt(sparseAddress, ABSENT);
+            size = last;
+        }
+        else if (policy == DeletionPolicy.IN_PLACE)
+        {
+            packedPut(position, Entity.combine(head, Entity.TOMBSTONE_VERSION));
+            head = position;
+            UnsafeApi.putInt(sparseAddress, ABSENT);
+        }
+        else
+        {
+            packedPut(position, Entity.next(entity));
+            swapSlots(position, --head);
         }
         memberCount--;
     }
@@ -1137,6 +1135,13 @@ public class SparseSet implements AutoCloseable
 
     private int sparseGet(final int entityIndex)
     {
+        final long address = sparseAddressOf(entityIndex);
+        return address == 0 ? ABSENT : UnsafeApi.getInt(address);
+    }
+
+    /** The address of the sparse entry of {@code entityIndex}, or 0 if its page does not exist (or it is negative). */
+    private long sparseAddressOf(final int entityIndex)
+    {
         final int page = entityIndex >>> PAGE_SHIFT;
         final long[] pageAddresses = this.pageAddresses;
         if (page < pageAddresses.length)
@@ -1144,10 +1149,10 @@ public class SparseSet implements AutoCloseable
             final long address = pageAddresses[page];
             if (address != 0)
             {
-                return UnsafeApi.getInt(address + ((long)(entityIndex & PAGE_MASK) << 2));
+                return address + ((long)(entityIndex & PAGE_MASK) << 2);
             }
         }
-        return ABSENT;
+        return 0;
     }
 
     private void sparsePut(final int entityIndex, final int position)
