@@ -53,7 +53,6 @@ public class SparseSet implements AutoCloseable
 
     private final DeletionPolicy policy;
     private final OffHeap offHeap;
-    private final boolean ownsOffHeap;
     private final EntityPool pool;
     private final String name;
     private final UnsafeBuffer packed;
@@ -108,8 +107,7 @@ public class SparseSet implements AutoCloseable
             throw new NullPointerException("policy");
         }
         this.policy = policy;
-        this.ownsOffHeap = offHeap == null;
-        this.offHeap = ownsOffHeap ? new OffHeap() : offHeap;
+        this.offHeap = offHeap == null ? new OffHeap() : offHeap;
         this.pool = pool;
         this.name = name;
         this.packed = OffHeap.emptyBuffer();
@@ -209,12 +207,7 @@ public class SparseSet implements AutoCloseable
      */
     public final int memberIndex(final long entity)
     {
-        final int position = sparseGet(Entity.index(entity));
-        if (position >= 0 && position < freeList() && UnsafeApi.getLong(packedAddress + ((long)position << 3)) == entity)
-        {
-            return position;
-        }
-        return ABSENT;
+        return memberAt(entity, sparseAddressOf(Entity.index(entity)));
     }
 
     /**
@@ -345,12 +338,8 @@ public class SparseSet implements AutoCloseable
     {
         ensureOpen();
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
-        if (sparseAddress == 0)
-        {
-            return false;
-        }
-        final int position = UnsafeApi.getInt(sparseAddress);
-        if (position < 0 || position >= freeList() || packedGet(position) != entity)
+        final int position = memberAt(entity, sparseAddress);
+        if (position < 0)
         {
             return false;
         }
@@ -1137,6 +1126,17 @@ public class SparseSet implements AutoCloseable
     {
         final long address = sparseAddressOf(entityIndex);
         return address == 0 ? ABSENT : UnsafeApi.getInt(address);
+    }
+
+    /** The packed index of {@code entity} if it is a member, given its sparse entry's address (0: none), else -1. */
+    private int memberAt(final long entity, final long sparseAddress)
+    {
+        if (sparseAddress == 0)
+        {
+            return ABSENT;
+        }
+        final int position = UnsafeApi.getInt(sparseAddress);
+        return position >= 0 && position < freeList() && packedGet(position) == entity ? position : ABSENT;
     }
 
     /** The address of the sparse entry of {@code entityIndex}, or 0 if its page does not exist (or it is negative). */
