@@ -73,6 +73,8 @@ public class SparseSet implements AutoCloseable
     private int memberCount;
     /** IN_PLACE: packed index of the most recent tombstone or -1. SWAP_ONLY: the free-list boundary. Else: unused. */
     private int head;
+    /** Counts the operations that may have changed which member sits in which slot; see layoutVersion(). */
+    private long layoutVersion;
     private boolean closed;
 
     /**
@@ -257,6 +259,64 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * The member in packed slot {@code index}, for flyweights that remember what they point at: {@link Entity#NULL}
+     * when {@code index} is outside {@code [0, freeList())} or the slot holds a tombstone.
+     *
+     * @param index any value.
+     * @return the member in that slot, or {@link Entity#NULL}.
+     */
+    public final long memberInSlot(final int index)
+    {
+        if (index < 0 || index >= freeList())
+        {
+            return Entity.NULL;
+        }
+        final long entity = packedGet(index);
+        return Entity.version(entity) == Entity.TOMBSTONE_VERSION ? Entity.NULL : entity;
+    }
+
+    /**
+     * Checks that packed slot {@code index} still holds {@code entity}: what a flyweight positioned on that entity
+     * asks before every access, so that after the entity was removed, or moved by a swap, sort or compaction, the
+     * flyweight fails instead of reading or writing the entity that took its slot.
+     *
+     * @param index  the slot the flyweight is at.
+     * @param entity the member it was positioned on, as {@link #memberInSlot(int)} gave it.
+     * @throws IndexOutOfBoundsException if {@code index} is outside {@code [0, size())}.
+     * @throws IllegalStateException     if the slot no longer holds {@code entity}, or the set is closed.
+     */
+    public final void checkSlot(final int index, final long entity)
+    {
+        checkIndex(index);
+        if (packedGet(index) != entity)
+        {
+            if (entity == Entity.NULL)
+            {
+                throw new IllegalStateException(
+                    "a Ref of " + name + " at index " + index + " is on no member: that slot held no entity when " +
+                    "the Ref was moved there; move it to the index of a member");
+            }
+            throw new IllegalStateException(
+                "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
+                ", which is no longer in that slot (removed, or moved by a swap, sort or compact since); " +
+                "move the Ref again, or read the entity's fields through the storage by entity");
+        }
+    }
+
+    /**
+     * A number that changes whenever a member may have changed slot: on every erase, swap, sort, compaction,
+     * clear and close, and on inserts that reuse or swap a slot (never on an insert that appends). A flyweight that
+     * saw the same number when it was positioned knows its slot still holds its entity without reading the packed
+     * array; only when the number changed does it ask {@link #checkSlot(int, long)}.
+     *
+     * @return the current layout version, never negative.
+     */
+    public final long layoutVersion()
+    {
+        return layoutVersion;
+    }
+
+    /**
      * Adds {@code entity}. Under {@link DeletionPolicy#IN_PLACE} the most recently freed slot is reused; under
      * {@link DeletionPolicy#SWAP_ONLY} a released entry of the same index is brought back in front of the boundary.
      * Payload columns at the returned index hold whatever was there; storages write them next.
@@ -291,6 +351,7 @@ public class SparseSet implements AutoCloseable
         {
             slot = head;
             head = Entity.index(packedGet(slot));
+            layoutVersion++;
         }
         else
         {
@@ -367,6 +428,7 @@ public class SparseSet implements AutoCloseable
         size = 0;
         memberCount = 0;
         head = initialHead(policy);
+        layoutVersion++;
     }
 
     /**
@@ -636,6 +698,7 @@ public class SparseSet implements AutoCloseable
         size = 0;
         memberCount = 0;
         head = initialHead(policy);
+        layoutVersion++;
     }
 
     /**
@@ -953,6 +1016,7 @@ public class SparseSet implements AutoCloseable
             swapSlots(position, --head);
         }
         memberCount--;
+        layoutVersion++;
     }
 
     private void compactTombstones()
@@ -969,6 +1033,7 @@ public class SparseSet implements AutoCloseable
      */
     private void applyPermutation(final int[] order, final int length)
     {
+        layoutVersion++;
         for (int start = 0; start < length; start++)
         {
             int current = start;
@@ -995,6 +1060,7 @@ public class SparseSet implements AutoCloseable
     /** Moves the element at {@code from} (never a tombstone) to {@code to}, with its payload, and re-points sparse. */
     private void moveSlot(final int from, final int to)
     {
+        layoutVersion++;
         final long entity = packedGet(from);
         packedPut(to, entity);
         final long[] addresses = columnAddresses;
@@ -1027,6 +1093,7 @@ public class SparseSet implements AutoCloseable
         {
             return;
         }
+        layoutVersion++;
         swapDense(a, b);
         sparsePut(Entity.index(packedGet(a)), a);
         sparsePut(Entity.index(packedGet(b)), b);

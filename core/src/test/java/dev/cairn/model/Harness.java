@@ -146,7 +146,14 @@ public final class Harness implements AutoCloseable
     {
         try
         {
+            final PayloadSet before = set;
+            final long layoutBefore = set.layoutVersion();
+            final long[] slotsBefore = slotsOf(set);
             dispatch(op);
+            if (set == before)
+            {
+                checkLayoutVersion(op, layoutBefore, slotsBefore);
+            }
             memoryCheckDue = ++steps % 64 == 0 || MEMORY_OPS.contains(op.kind());
             otherCheckDue = steps % 16 == 0 || OTHER_OPS.contains(op.kind());
             poolCheckDue = steps % 16 == 0 || POOL_OPS.contains(op.kind());
@@ -1078,6 +1085,47 @@ public final class Harness implements AutoCloseable
             return;
         }
         throw violation(invariant, "expected " + type.getSimpleName() + ", but the call returned normally");
+    }
+
+    /** What {@link SparseSet#memberInSlot(int)} says of every slot below the free-list boundary. */
+    private static long[] slotsOf(final SparseSet target)
+    {
+        final long[] slots = new long[target.freeList()];
+        for (int i = 0; i < slots.length; i++)
+        {
+            slots[i] = target.memberInSlot(i);
+        }
+        return slots;
+    }
+
+    /**
+     * Refs trust an unchanged {@link SparseSet#layoutVersion()}: if it did not change, every member is still in the
+     * slot it had, and {@link SparseSet#checkSlot(int, long)} agrees.
+     */
+    private void checkLayoutVersion(final Op op, final long layoutBefore, final long[] slotsBefore)
+    {
+        final long layoutAfter = set.layoutVersion();
+        if (layoutAfter < layoutBefore)
+        {
+            throw violation("layoutVersion() never goes back", op + ": " + layoutBefore + " -> " + layoutAfter);
+        }
+        if (layoutAfter != layoutBefore)
+        {
+            return;
+        }
+        for (int i = 0; i < slotsBefore.length; i++)
+        {
+            final long entity = slotsBefore[i];
+            if (entity != Entity.NULL && set.memberInSlot(i) != entity)
+            {
+                throw violation("an unchanged layoutVersion() means every member kept its slot",
+                    op + " moved " + Entity.toString(entity) + " out of slot " + i + " without changing it");
+            }
+            if (entity != Entity.NULL)
+            {
+                set.checkSlot(i, entity);
+            }
+        }
     }
 
     private static InvariantViolation violation(final String invariant, final String detail)
