@@ -393,7 +393,9 @@ final class ComponentAnalyzer
         storage.put("ref()", "the generated ref()");
         storage.put("create()", "the generated create()");
         ref.put("moveTo(int)", "the generated " + refName + ".moveTo(int)");
+        ref.put("moveTo(int,long)", "the generated " + refName + ".moveTo(int,long)");
         ref.put("index()", "the generated " + refName + ".index()");
+        ref.put("entity()", "the generated " + refName + ".entity()");
         ref.put("get()", "the generated " + refName + ".get()");
 
         boolean ok = true;

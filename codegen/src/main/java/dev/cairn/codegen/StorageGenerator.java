@@ -496,50 +496,89 @@ final class StorageGenerator
             doc("A new flyweight over this storage's packed slots. Allocate one and reuse it: {@link Ref#moveTo(int)}",
                 "positions it without allocating.",
                 "",
-                "@return a new reference at index 0.");
+                "@return a new reference, on no entity until it is moved.");
             method("public Ref ref()", "return new Ref(this);");
 
-            doc("A movable view of one packed slot: {@link #moveTo(int)} positions it, the accessors read and write",
-                "the fields there. Each accessor checks the index against the storage's size, so a reference left",
-                "past the end after a removal fails loudly instead of reading stale memory.");
+            doc("A movable view of one packed slot: {@link #moveTo(int)} positions it on the entity in that slot, the",
+                "accessors read and write that entity's fields. Every access checks that the slot still holds the",
+                "entity, so a reference kept after the entity was removed, or moved by a swap, sort or compaction,",
+                "fails loudly instead of reading or writing the entity that took its place.");
             line("public static final class Ref");
             openBrace();
             line("private final " + storage + " storage;");
             line("private int index;");
+            line("private long entity = " + names.of("dev.cairn.Entity") + ".NULL;");
+            line("private long layoutVersion = -1;");
             blank();
             line("private Ref(final " + storage + " storage)");
             openBrace();
             line("this.storage = storage;");
             closeBrace();
             blank();
-            doc("Positions this reference at a packed index; the accessors check it, this method does not.",
+            doc("Positions this reference on the member at a packed index. An index outside the members, or a",
+                "tombstone, positions it on no entity: the accessors then throw.",
                 "",
                 "@param index a packed index.",
                 "@return this reference.");
-            method("public Ref moveTo(final int index)", "this.index = index;", "return this;");
+            method("public Ref moveTo(final int index)",
+                "this.index = index;",
+                "this.entity = storage.memberInSlot(index);",
+                "this.layoutVersion = entity == " + names.of("dev.cairn.Entity") + ".NULL ? -1 : storage.layoutVersion();",
+                "return this;");
+            doc("Positions this reference on {@code entity}, which the caller knows to be the member at packed index",
+                "{@code index}: what views do for the entity they visit, without reading the packed array again. As",
+                "with {@link #moveTo(int)}, every access checks the slot again once the storage's layout changed.",
+                "",
+                "@param index  the entity's packed index.",
+                "@param entity the member at that index.",
+                "@return this reference.");
+            method("public Ref moveTo(final int index, final long entity)",
+                "this.index = index;",
+                "this.entity = entity;",
+                "this.layoutVersion = storage.layoutVersion();",
+                "return this;");
             doc("The packed index this reference is at.", "", "@return the index.");
             method("public int index()", "return index;");
+            doc("The entity this reference was positioned on.",
+                "",
+                "@return its handle, or {@link " + names.of("dev.cairn.Entity") + "#NULL} if the slot held none.");
+            method("public long entity()", "return entity;");
+            final String stale = "@throws IllegalStateException     if the entity is no longer in this slot.";
             for (final Column column : columns)
             {
                 final String type = javaType(column);
-                doc("Reads {@code " + column.path() + "} at this reference's index.",
+                doc("Reads {@code " + column.path() + "} of the entity this reference is on.",
                     "",
                     "@return the value.",
-                    "@throws IndexOutOfBoundsException if the index is outside the storage.");
+                    "@throws IndexOutOfBoundsException if the index is outside the storage.",
+                    stale);
                 method("public " + type + " " + column.name() + "()",
-                    "return storage." + column.name() + "At(index);");
-                doc("Writes {@code " + column.path() + "} at this reference's index.",
+                    "return storage." + column.name() + "At(slot());");
+                doc("Writes {@code " + column.path() + "} of the entity this reference is on.",
                     "",
                     "@param value the new value" + (column.type().isEnum() ? "; not null." : "."),
-                    "@throws IndexOutOfBoundsException if the index is outside the storage.");
+                    "@throws IndexOutOfBoundsException if the index is outside the storage.",
+                    stale);
                 method("public void " + column.name() + "(final " + type + " value)",
-                    "storage." + column.name() + "At(index, value);");
+                    "storage." + column.name() + "At(slot(), value);");
             }
-            doc("Reads the whole component at this reference's index into a new record.",
+            doc("Reads the whole component of the entity this reference is on into a new record.",
                 "",
                 "@return a new record.",
-                "@throws IndexOutOfBoundsException if the index is outside the storage.");
-            method("public " + record + " get()", "return storage.getAt(index);");
+                "@throws IndexOutOfBoundsException if the index is outside the storage.",
+                stale);
+            method("public " + record + " get()", "return storage.getAt(slot());");
+            doc("The index, once it is known to still hold the entity: unless the storage's layout changed since",
+                "the last look, without reading its packed array.");
+            line("private int slot()");
+            openBrace();
+            line("if (layoutVersion != storage.layoutVersion())");
+            openBrace();
+            line("storage.checkSlot(index, entity);");
+            line("layoutVersion = storage.layoutVersion();");
+            closeBrace();
+            line("return index;");
+            closeBrace();
             trimBlank();
             closeBrace();
         }

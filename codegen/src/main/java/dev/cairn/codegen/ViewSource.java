@@ -375,7 +375,8 @@ final class ViewSource
         arguments.add("entity");
         for (final ViewComponent component : passed)
         {
-            arguments.add(refLocal(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ")");
+            arguments.add(
+                refLocal(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ", entity)");
         }
         call("action.accept(", arguments, ");");
         line("final int end = " + storageLocal(lead) + ".freeList();");
@@ -575,7 +576,7 @@ final class ViewSource
         line("this.entity = entity;");
         for (final ViewComponent component : passed)
         {
-            line(refField(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ");");
+            line(refField(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ", entity);");
         }
         line("return true;");
         close();
