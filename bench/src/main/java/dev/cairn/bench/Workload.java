@@ -18,6 +18,9 @@ public final class Workload
     /** The large world. */
     public static final int LARGE = 1_000_000;
 
+    /** The largest entity count, for the iteration workloads, where every library's memory allows it. */
+    public static final int HUGE = 10_000_000;
+
     /** Entities in the storage the sort workload sorts. */
     public static final int SORT = 150_000;
 

@@ -214,6 +214,18 @@ public class ArtemisIteration
     }
 
     /**
+     * Position += (1, 1) over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate1_10M(final One state)
+    {
+        state.world.process();
+    }
+
+    /**
      * Position += velocity over 10,000 entities.
      *
      * @param state the world.
@@ -233,6 +245,18 @@ public class ArtemisIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void iterate2_1M(final Two state)
+    {
+        state.world.process();
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate2_10M(final Two state)
     {
         state.world.process();
     }
@@ -262,6 +286,18 @@ public class ArtemisIteration
     }
 
     /**
+     * Position += velocity, velocity += acceleration over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate3_10M(final Three state)
+    {
+        state.world.process();
+    }
+
+    /**
      * Position += velocity over 10,000 entities, half of them excluded by a tag.
      *
      * @param state the world.
@@ -281,6 +317,18 @@ public class ArtemisIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void viewExclude_1M(final Unfrozen state)
+    {
+        state.world.process();
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities, half of them excluded by a tag.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void viewExclude_10M(final Unfrozen state)
     {
         state.world.process();
     }

@@ -164,6 +164,18 @@ public class ArrayIteration
     }
 
     /**
+     * Position += (1, 1) over 10,000,000 entities.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate1_10M(final Columns c)
+    {
+        iterate1(c);
+    }
+
+    /**
      * Position += velocity over 10,000 entities.
      *
      * @param c the columns.
@@ -183,6 +195,18 @@ public class ArrayIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void iterate2_1M(final Columns c)
+    {
+        iterate2(c);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate2_10M(final Columns c)
     {
         iterate2(c);
     }
@@ -212,6 +236,18 @@ public class ArrayIteration
     }
 
     /**
+     * Position += velocity, velocity += acceleration over 10,000,000 entities.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate3_10M(final Columns c)
+    {
+        iterate3(c);
+    }
+
+    /**
      * Position += velocity over 10,000 entities, skipping the half that are frozen.
      *
      * @param c the columns.
@@ -231,6 +267,18 @@ public class ArrayIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void viewExclude_1M(final Columns c)
+    {
+        viewExclude(c);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities, skipping the half that are frozen.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void viewExclude_10M(final Columns c)
     {
         viewExclude(c);
     }

@@ -202,6 +202,18 @@ public class BufferIteration
     }
 
     /**
+     * Position += (1, 1) over 10,000,000 entities.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate1_10M(final Columns c)
+    {
+        iterate1(c);
+    }
+
+    /**
      * Position += velocity over 10,000 entities.
      *
      * @param c the columns.
@@ -221,6 +233,18 @@ public class BufferIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void iterate2_1M(final Columns c)
+    {
+        iterate2(c);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate2_10M(final Columns c)
     {
         iterate2(c);
     }
@@ -250,6 +274,18 @@ public class BufferIteration
     }
 
     /**
+     * Position += velocity, velocity += acceleration over 10,000,000 entities.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate3_10M(final Columns c)
+    {
+        iterate3(c);
+    }
+
+    /**
      * Position += velocity over 10,000 entities, skipping the half that are frozen.
      *
      * @param c the columns.
@@ -269,6 +305,18 @@ public class BufferIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void viewExclude_1M(final Columns c)
+    {
+        viewExclude(c);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities, skipping the half that are frozen.
+     *
+     * @param c the columns.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void viewExclude_10M(final Columns c)
     {
         viewExclude(c);
     }

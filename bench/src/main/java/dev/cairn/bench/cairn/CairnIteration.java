@@ -200,6 +200,18 @@ public class CairnIteration
     }
 
     /**
+     * Position += (1, 1) over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate1_10M(final Moving state)
+    {
+        iterate1(state.drifters);
+    }
+
+    /**
      * Position += velocity over 10,000 entities.
      *
      * @param state the world.
@@ -219,6 +231,18 @@ public class CairnIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void iterate2_1M(final Moving state)
+    {
+        iterate2(state.movers);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate2_10M(final Moving state)
     {
         iterate2(state.movers);
     }
@@ -248,6 +272,18 @@ public class CairnIteration
     }
 
     /**
+     * Position += velocity, velocity += acceleration over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate3_10M(final Moving state)
+    {
+        iterate3(state.accelerating);
+    }
+
+    /**
      * Position += velocity over 10,000 entities, half of them excluded by a tag.
      *
      * @param state the world.
@@ -267,6 +303,18 @@ public class CairnIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void viewExclude_1M(final HalfFrozen state)
+    {
+        viewExclude(state.active);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities, half of them excluded by a tag.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void viewExclude_10M(final HalfFrozen state)
     {
         viewExclude(state.active);
     }

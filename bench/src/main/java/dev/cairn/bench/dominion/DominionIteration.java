@@ -204,6 +204,18 @@ public class DominionIteration
     }
 
     /**
+     * Position += (1, 1) over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate1_10M(final Moving state)
+    {
+        iterate1(state.dominion);
+    }
+
+    /**
      * Position += velocity over 10,000 entities.
      *
      * @param state the world.
@@ -223,6 +235,18 @@ public class DominionIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void iterate2_1M(final Moving state)
+    {
+        iterate2(state.dominion);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate2_10M(final Moving state)
     {
         iterate2(state.dominion);
     }
@@ -252,6 +276,18 @@ public class DominionIteration
     }
 
     /**
+     * Position += velocity, velocity += acceleration over 10,000,000 entities.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void iterate3_10M(final Moving state)
+    {
+        iterate3(state.dominion);
+    }
+
+    /**
      * Position += velocity over 10,000 entities, half of them excluded by a tag.
      *
      * @param state the world.
@@ -271,6 +307,18 @@ public class DominionIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void viewExclude_1M(final HalfFrozen state)
+    {
+        viewExclude(state.dominion);
+    }
+
+    /**
+     * Position += velocity over 10,000,000 entities, half of them excluded by a tag.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.HUGE)
+    public void viewExclude_10M(final HalfFrozen state)
     {
         viewExclude(state.dominion);
     }

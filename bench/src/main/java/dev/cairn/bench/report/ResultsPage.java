@@ -37,7 +37,9 @@ public final class ResultsPage
         "  `addEntity`/`removeEntity`, `Entity.add`/`remove`; iteration over the engine's live `ImmutableArray` for a",
         "  `Family`, components read through `ComponentMapper`s; sort is a `SortedIteratingSystem` (`forceSort()` then",
         "  `engine.update(0)`, an empty `processEntity`). No `destroy` at 1M: Ashley removes an entity by a linear",
-        "  search of the engine's entity array, so a million removals take minutes per invocation.",
+        "  search of the engine's entity array, so a million removals take minutes per invocation. No 10M",
+        "  workloads: ten million pooled `Entity` objects with their component objects and family bookkeeping do not",
+        "  fit the forks' 3 GiB heap, and creating them takes longer than a profile's whole budget.",
         "- **float[] loop**: structure-of-arrays `float[]` columns and a hand-written indexed loop; exclusion tests a",
         "  `boolean[]`. Sort packs (sortable x bits, row) into `long`s, `Arrays.sort`s them and gathers every column.",
         "- **UnsafeBuffer loop**: the same over off-heap Agrona `UnsafeBuffer` columns, bounds checks on, one",
@@ -58,6 +60,9 @@ public final class ResultsPage
         "  Frozen. Per entity of the world (N), not per entity visited.",
         "- *sort*: sort a 150,000-entity storage by `x` (re-randomised before each invocation, not timed).",
         "- *random get*: read one entity's Position (both fields) for all N entities in a pre-shuffled order.",
+        "- Sizes: N = 10,000 and 1,000,000 for every workload, and 10,000,000 for the iteration and exclusion",
+        "  workloads (creating, destroying and re-randomising 10M entities per invocation would take several seconds",
+        "  an invocation for the peers).",
         "- Ratios are the other library's time divided by Cairn's: above 1 Cairn is faster, below 1 it is slower.");
 
     private ResultsPage()
