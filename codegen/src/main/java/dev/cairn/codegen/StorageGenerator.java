@@ -543,42 +543,29 @@ final class StorageGenerator
                 "",
                 "@return its handle, or {@link " + names.of("dev.cairn.Entity") + "#NULL} if the slot held none.");
             method("public long entity()", "return entity;");
-            final String stale = "@throws IllegalStateException     if the entity is no longer in this slot.";
+            final String stale = "@throws IllegalStateException if this reference is on no entity, or its entity left the slot.";
             for (final Column column : columns)
             {
                 final String type = javaType(column);
                 doc("Reads {@code " + column.path() + "} of the entity this reference is on.",
                     "",
                     "@return the value.",
-                    "@throws IndexOutOfBoundsException if the index is outside the storage.",
                     stale);
                 method("public " + type + " " + column.name() + "()",
-                    "return storage." + column.name() + "At(slot());");
+                    "return storage." + column.name() + "At(storage.refIndex(index, entity, layoutVersion));");
                 doc("Writes {@code " + column.path() + "} of the entity this reference is on.",
                     "",
                     "@param value the new value" + (column.type().isEnum() ? "; not null." : "."),
-                    "@throws IndexOutOfBoundsException if the index is outside the storage.",
                     stale);
                 method("public void " + column.name() + "(final " + type + " value)",
-                    "storage." + column.name() + "At(slot(), value);");
+                    "storage." + column.name() + "At(storage.refIndex(index, entity, layoutVersion), value);");
             }
             doc("Reads the whole component of the entity this reference is on into a new record.",
                 "",
                 "@return a new record.",
-                "@throws IndexOutOfBoundsException if the index is outside the storage.",
                 stale);
-            method("public " + record + " get()", "return storage.getAt(slot());");
-            doc("The index, once it is known to still hold the entity: unless the storage's layout changed since",
-                "the last look, without reading its packed array.");
-            line("private int slot()");
-            openBrace();
-            line("if (layoutVersion != storage.layoutVersion())");
-            openBrace();
-            line("storage.checkSlot(index, entity);");
-            line("layoutVersion = storage.layoutVersion();");
-            closeBrace();
-            line("return index;");
-            closeBrace();
+            method("public " + record + " get()",
+                "return storage.getAt(storage.refIndex(index, entity, layoutVersion));");
             trimBlank();
             closeBrace();
         }

@@ -156,11 +156,13 @@ final class GeneratedStorageTest
             assertMessageContains("index -1 ", assertThrows(
                 IndexOutOfBoundsException.class, () -> positions.yAt(-1, 0f)));
             assertThrows(IndexOutOfBoundsException.class, () -> positions.getAt(1));
-            assertThrows(IndexOutOfBoundsException.class, ref::x);
-            assertThrows(IndexOutOfBoundsException.class, () -> ref.y(1f));
-            assertThrows(IndexOutOfBoundsException.class, ref::get);
+            // A Ref moved outside the storage is on no entity.
+            assertMessageContains("on no entity", assertThrows(IllegalStateException.class, ref::x));
+            assertThrows(IllegalStateException.class, () -> ref.y(1f));
+            assertThrows(IllegalStateException.class, ref::get);
+            assertThrows(IllegalStateException.class, () -> positions.ref().x(), "a Ref never moved");
             positions.erase(A);
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.ref().moveTo(0).x());
+            assertThrows(IllegalStateException.class, () -> positions.ref().moveTo(0).x());
         }
     }
 

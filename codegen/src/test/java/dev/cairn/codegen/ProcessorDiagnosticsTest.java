@@ -311,6 +311,16 @@ final class ProcessorDiagnosticsTest
     }
 
     @Test
+    void fieldsNamedLikeTheRefsInternalsAreFine()
+    {
+        final JavaFileObject source = source("Slot",
+            "@Component",
+            "record Slot(int slot, long layoutVersion, short refIndex, byte checkSlot, char memberInSlot,",
+            "    boolean storage) {}");
+        assertThat(compile(source)).succeededWithoutWarnings();
+    }
+
+    @Test
     void everySupportedKindCompilesWithoutWarningsUnderXlintAllAndWerror() throws IOException
     {
         final List<JavaFileObject> sources = new ArrayList<>();

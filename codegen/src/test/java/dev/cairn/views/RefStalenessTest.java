@@ -53,6 +53,50 @@ final class RefStalenessTest
     }
 
     @Test
+    void aRefWhoseSlotFellOffTheEndNamesItsEntityToo()
+    {
+        final long a = world.create();
+        final long b = world.create();
+        positions.emplace(a, 1f, 1f);
+        positions.emplace(b, 2f, 2f);
+        final ViewFixtures_PosStorage.Ref last = positions.ref().moveTo(positions.indexOf(b));
+        positions.erase(b);
+        assertStale(Entity.toString(b), assertThrows(IllegalStateException.class, last::x));
+
+        velocities.emplace(a, 1, 1);
+        velocities.emplace(b, 2, 2);
+        final long c = world.create();
+        velocities.emplace(c, 3, 3);
+        final ViewFixtures_VelStorage.Ref onC = velocities.ref().moveTo(velocities.indexOf(c));
+        velocities.erase(a);
+        velocities.compact();
+        assertStale(Entity.toString(c), assertThrows(IllegalStateException.class, onC::dx));
+        assertEquals(3, velocities.dx(c));
+    }
+
+    @Test
+    void removingTheCurrentEntityOfASingleStorageViewMakesItsRefFailByName()
+    {
+        for (int i = 0; i < 4; i++)
+        {
+            positions.emplace(world.create(), i, i);
+        }
+        final List<String> messages = new ArrayList<>();
+
+        new ViewFixtures_OnePosView(world).forEach((entity, position) ->
+        {
+            world.destroy(entity);
+            messages.add(assertThrows(IllegalStateException.class, position::x).getMessage());
+        });
+
+        assertEquals(4, messages.size());
+        for (final String message : messages)
+        {
+            assertTrue(message.contains("no longer in that slot"), message);
+        }
+    }
+
+    @Test
     void aRefKeepsWorkingWhenOtherEntitiesComeAndGoAroundIt()
     {
         final long a = world.create();
@@ -126,7 +170,7 @@ final class RefStalenessTest
 
         assertEquals(Entity.NULL, ref.entity());
         final IllegalStateException thrown = assertThrows(IllegalStateException.class, ref::dx);
-        assertTrue(thrown.getMessage().contains("on no member"), thrown.getMessage());
+        assertTrue(thrown.getMessage().contains("on no entity"), thrown.getMessage());
         velocities.emplace(world.create(), 3, 3);
         assertThrows(IllegalStateException.class, ref::dx, "the slot has an entity again, but not the Ref's");
     }

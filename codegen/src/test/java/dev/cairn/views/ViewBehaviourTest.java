@@ -265,14 +265,14 @@ final class ViewBehaviourTest
         final ViewFixtures_OnePosView.Cursor cursor = view.cursor();
         assertSame(cursor, view.cursor());
         assertEquals(Entity.NULL, cursor.entity());
-        assertThrows(IndexOutOfBoundsException.class, () -> cursor.pos().x(), "not positioned yet");
+        assertThrows(IllegalStateException.class, () -> cursor.pos().x(), "not positioned yet");
         assertTrue(cursor.next());
         assertEquals(entity, cursor.entity());
         assertEquals(3f, cursor.pos().x());
         assertFalse(cursor.next());
         assertFalse(cursor.next(), "stays at the end");
         assertEquals(Entity.NULL, cursor.entity());
-        assertThrows(IndexOutOfBoundsException.class, () -> cursor.pos().x(), "no longer positioned");
+        assertThrows(IllegalStateException.class, () -> cursor.pos().x(), "no longer positioned");
         assertTrue(view.cursor().next(), "a new iteration starts over");
     }
 

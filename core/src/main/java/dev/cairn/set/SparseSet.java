@@ -277,30 +277,52 @@ public class SparseSet implements AutoCloseable
 
     /**
      * Checks that packed slot {@code index} still holds {@code entity}: what a flyweight positioned on that entity
-     * asks before every access, so that after the entity was removed, or moved by a swap, sort or compaction, the
+     * asks before an access, so that after the entity was removed, or moved by a swap, sort or compaction, the
      * flyweight fails instead of reading or writing the entity that took its slot.
      *
      * @param index  the slot the flyweight is at.
      * @param entity the member it was positioned on, as {@link #memberInSlot(int)} gave it.
-     * @throws IndexOutOfBoundsException if {@code index} is outside {@code [0, size())}.
-     * @throws IllegalStateException     if the slot no longer holds {@code entity}, or the set is closed.
+     * @throws IllegalStateException if the slot no longer holds {@code entity}, if {@code entity} is
+     *                               {@link Entity#NULL} (the flyweight is on no entity), or if the set is closed.
      */
     public final void checkSlot(final int index, final long entity)
     {
-        checkIndex(index);
-        if (packedGet(index) != entity)
+        ensureOpen();
+        if (entity != Entity.NULL && index >= 0 && index < size && packedGet(index) == entity)
         {
-            if (entity == Entity.NULL)
-            {
-                throw new IllegalStateException(
-                    "a Ref of " + name + " at index " + index + " is on no member: that slot held no entity when " +
-                    "the Ref was moved there; move it to the index of a member");
-            }
-            throw new IllegalStateException(
-                "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
-                ", which is no longer in that slot (removed, or moved by a swap, sort or compact since); " +
-                "move the Ref again, or read the entity's fields through the storage by entity");
+            return;
         }
+        if (entity == Entity.NULL)
+        {
+            throw new IllegalStateException(
+                "a Ref of " + name + " at index " + index + " is on no entity: it was never moved, or was moved " +
+                "to a slot that held no member; move it to a member's index first (a view's cursor moves its Refs " +
+                "in next())");
+        }
+        throw new IllegalStateException(
+            "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
+            ", which is no longer in that slot (removed, or moved by a swap, sort or compact since); " +
+            "move the Ref again, or read the entity's fields through the storage by entity");
+    }
+
+    /**
+     * The index a flyweight may access: {@code index} itself while the set's {@link #layoutVersion()} is still
+     * {@code layoutVersion} (no member can have moved since the flyweight was positioned), otherwise after
+     * {@link #checkSlot(int, long)} confirmed that the slot still holds {@code entity}.
+     *
+     * @param index         the slot the flyweight is at.
+     * @param entity        the member it was positioned on.
+     * @param layoutVersion the {@link #layoutVersion()} when it was positioned, or -1 to force the check.
+     * @return {@code index}.
+     * @throws IllegalStateException as {@link #checkSlot(int, long)}.
+     */
+    public final int refIndex(final int index, final long entity, final long layoutVersion)
+    {
+        if (layoutVersion != this.layoutVersion)
+        {
+            checkSlot(index, entity);
+        }
+        return index;
     }
 
     /**
