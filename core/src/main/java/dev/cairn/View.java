@@ -19,14 +19,14 @@ public @interface View
     /**
      * Components an entity must have; each must be a {@link Component} record. Tags filter but are not passed.
      *
-     * @return one to four component records.
+     * @return one to eight component records.
      */
     Class<? extends Record>[] with();
 
     /**
      * Components an entity must not have.
      *
-     * @return zero or more component records.
+     * @return zero to eight component records.
      */
     Class<? extends Record>[] without() default {};
 }

@@ -150,6 +150,7 @@ public final class World implements AutoCloseable
     @SuppressWarnings("unchecked")
     public <R extends Record, S extends ComponentStorage<R>> S storage(final ComponentType<R, S> type)
     {
+        ensureOpen();
         final int id = type.id();
         final ComponentStorage<?>[] storages = this.storages;
         if (id < storages.length)

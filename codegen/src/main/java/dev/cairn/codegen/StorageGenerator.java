@@ -5,6 +5,7 @@ import dev.cairn.codegen.ComponentModel.Column;
 import dev.cairn.codegen.ComponentModel.Part;
 import dev.cairn.codegen.ComponentModel.Shape;
 
+import javax.annotation.processing.FilerException;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
@@ -63,6 +64,14 @@ final class StorageGenerator
             {
                 writer.write(new Source(model).write());
             }
+        }
+        catch (final FilerException ex)
+        {
+            env.getMessager().printMessage(Diagnostic.Kind.ERROR, "@Component record " + element.getQualifiedName() +
+                " would generate " + qualifiedName + ", which another declaration of this compilation already " +
+                "generates (a nested record's storage is named after its enclosing types joined by '_', so " +
+                "Outer.Position and a top-level Outer_Position both give Outer_PositionStorage): rename one of them",
+                element);
         }
         catch (final IOException ex)
         {

@@ -1,5 +1,6 @@
 package dev.cairn.codegen;
 
+import javax.annotation.processing.FilerException;
 import javax.annotation.processing.Messager;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.SourceVersion;
@@ -49,10 +50,13 @@ public final class ViewGenerator
     private static final String VIEW = "dev.cairn.View";
     private static final String COMPONENT = "dev.cairn.Component";
 
-    /** Members every view or cursor has, which a component accessor must not shadow. */
+    /**
+     * Members every view or cursor has, which a component accessor must not shadow: the cursor's own methods, the
+     * view's private methods the cursor calls, and Object's.
+     */
     private static final Set<String> RESERVED = Set.of(
-        "entity", "next", "equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone",
-        "finalize");
+        "entity", "next", "reset", "leadOrdinal", "leadStorage", "indexIn", "ensureOpen",
+        "equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone", "finalize");
 
     private final ProcessingEnvironment processingEnv;
     private final Messager messager;
@@ -264,6 +268,13 @@ public final class ViewGenerator
             {
                 writer.write(source);
             }
+        }
+        catch (final FilerException ex)
+        {
+            messager.printMessage(Diagnostic.Kind.ERROR, "@View " + model.view().getQualifiedName() +
+                " would generate " + qualifiedName + ", which another declaration of this compilation already " +
+                "generates (a nested view is named after its enclosing types joined by '_', so Outer.Alive and a " +
+                "top-level Outer_Alive both give Outer_AliveView): rename one of them", model.view());
         }
         catch (final IOException ex)
         {

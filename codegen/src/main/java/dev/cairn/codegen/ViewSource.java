@@ -488,7 +488,7 @@ final class ViewSource
         open();
         if (included.size() == 1)
         {
-            nextBody(included.get(0));
+            nextBody(included.get(0), false);
         }
         else
         {
@@ -497,7 +497,7 @@ final class ViewSource
             for (int k = 0; k < included.size(); k++)
             {
                 line(k < included.size() - 1 ? "case " + k + ":" : "default:");
-                line("    return " + nextMethod(included.get(k)) + "();");
+                line("    return nextLedBy(" + storageLocal(included.get(k)) + ");");
             }
             close();
         }
@@ -507,9 +507,9 @@ final class ViewSource
             for (final ViewComponent lead : included)
             {
                 line();
-                line("private boolean " + nextMethod(lead) + "()");
+                line("private boolean nextLedBy(final " + storageType(lead) + " " + storageLocal(lead) + ")");
                 open();
-                nextBody(lead);
+                nextBody(lead, true);
                 close();
             }
         }
@@ -556,10 +556,14 @@ final class ViewSource
         close();
     }
 
-    /** The cursor's step when {@code lead} leads: resume below the last index, clamped to the lead's extent. */
-    private void nextBody(final ViewComponent lead)
+    /**
+     * The cursor's step when {@code lead} leads: resume below the last index, clamped to the lead's extent. The lead's
+     * storage is the step method's parameter when there are several possible leads, so that each lead's step is an
+     * overload no component accessor (which takes no parameter) can clash with.
+     */
+    private void nextBody(final ViewComponent lead, final boolean leadIsParameter)
     {
-        localStorages(null);
+        localStorages(leadIsParameter ? lead : null);
         line("int i = index;");
         line("final int end = " + storageLocal(lead) + ".freeList();");
         line("if (i > end)");
@@ -721,12 +725,6 @@ final class ViewSource
     private static String indexLocal(final ViewComponent component)
     {
         return component.name() + "Index";
-    }
-
-    private static String nextMethod(final ViewComponent lead)
-    {
-        final String name = lead.name();
-        return "nextLedBy" + name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
     }
 
     private static String forEachMethod(final ViewComponent lead)

@@ -235,11 +235,15 @@ final class ModelRun implements AutoCloseable
         }
         final int outside = (op.mask() & 1) == 0 ? storage.size() + (op.mask() >>> 1) % 4 : -1 - (op.mask() >>> 1) % 4;
         expectOutOfBounds(outside, () -> subject.readAt(outside));
-        expectOutOfBounds(outside, () -> subject.readRef(outside));
+        if (subject.hasColumns())
+        {
+            // A Ref moved outside the storage is on no entity.
+            expectOnNoEntity(outside, () -> subject.readRef(outside));
+        }
         expectOutOfBounds(outside, () -> subject.getAt(outside));
         if (throughRef)
         {
-            expectOutOfBounds(outside, () -> subject.writeRef(outside, op.row(), op.mask()));
+            expectOnNoEntity(outside, () -> subject.writeRef(outside, op.row(), op.mask()));
         }
         else
         {
@@ -352,6 +356,11 @@ final class ModelRun implements AutoCloseable
     private void expectOutOfBounds(final int index, final Runnable action)
     {
         expect(IndexOutOfBoundsException.class, "index " + index + " ", action);
+    }
+
+    private void expectOnNoEntity(final int index, final Runnable action)
+    {
+        expect(IllegalStateException.class, "at index " + index + " is on no entity", action);
     }
 
     private static void expect(final Class<? extends Throwable> type, final String mention, final Runnable action)

@@ -311,6 +311,23 @@ final class ProcessorDiagnosticsTest
     }
 
     @Test
+    void twoRecordsThatWouldGenerateTheSameStorageAreAnError()
+    {
+        final JavaFileObject nested = source("Outer",
+            "final class Outer {",
+            "    private Outer() {}",
+            "    @Component record Position(float x) {}",
+            "}");
+        final JavaFileObject flat = source("Outer_Position",
+            "@Component",
+            "record Outer_Position(float x) {}");
+        final Compilation compilation = compile(nested, flat);
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorContaining("would generate q.Outer_PositionStorage, which another " +
+            "declaration of this compilation already generates");
+    }
+
+    @Test
     void fieldsNamedLikeTheRefsInternalsAreFine()
     {
         final JavaFileObject source = source("Slot",

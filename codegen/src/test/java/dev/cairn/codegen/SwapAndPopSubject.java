@@ -98,7 +98,7 @@ final class SwapAndPopSubject implements StorageSubject
     @Override
     public Row getAt(final int index)
     {
-        return Row.of(ref.moveTo(index).get());
+        return Row.of(storage.getAt(index));
     }
 
     @Override

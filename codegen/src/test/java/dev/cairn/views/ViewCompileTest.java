@@ -205,6 +205,62 @@ final class ViewCompileTest
     }
 
     @Test
+    void componentsNamedLikeTheGeneratedHelpersCompileUnderASuffix()
+    {
+        final JavaFileObject records = JavaFileObjects.forSourceLines(
+            "k.Odd",
+            "package k;",
+            "public final class Odd {",
+            "    private Odd() {}",
+            "    @dev.cairn.Component public record Reset(int a) {}",
+            "    @dev.cairn.Component public record LeadOrdinal(int b) {}",
+            "    @dev.cairn.Component public record IndexIn(int c) {}",
+            "    @dev.cairn.Component public record EnsureOpen(int d) {}",
+            "    @dev.cairn.Component public record LeadStorage(int e) {}",
+            "    @dev.cairn.Component public record NextLedByReset(int f) {}",
+            "}");
+        final JavaFileObject view = JavaFileObjects.forSourceLines(
+            "q.Helpers",
+            "package q;",
+            "import dev.cairn.View;",
+            "import k.Odd;",
+            "@View(with = {Odd.Reset.class, Odd.LeadOrdinal.class, Odd.IndexIn.class, Odd.EnsureOpen.class,",
+            "    Odd.LeadStorage.class, Odd.NextLedByReset.class})",
+            "interface Helpers {}");
+        final Compilation compilation = javac().withProcessors(new CairnProcessor()).compile(records, view);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String source = generated(compilation, "q.HelpersView");
+        assertTrue(source.contains("public Odd_ResetStorage.Ref resetComponent()"), source);
+        assertTrue(source.contains("public Odd_IndexInStorage.Ref indexInComponent()"), source);
+        assertTrue(source.contains("public Odd_NextLedByResetStorage.Ref nextLedByReset()"), source);
+    }
+
+    @Test
+    void twoViewsThatWouldGenerateTheSameClassAreAnErrorOnTheSecond()
+    {
+        final JavaFileObject nested = JavaFileObjects.forSourceLines(
+            "q.Outer",
+            "package q;",
+            "import dev.cairn.View;",
+            "import c.Components.P;",
+            "public final class Outer {",
+            "    private Outer() {}",
+            "    @View(with = P.class) public interface Alive {}",
+            "}");
+        final JavaFileObject flat = JavaFileObjects.forSourceLines(
+            "q.Outer_Alive",
+            "package q;",
+            "import dev.cairn.View;",
+            "import c.Components.P;",
+            "@View(with = P.class)",
+            "public interface Outer_Alive {}");
+        final Compilation compilation = compile(nested, flat);
+        assertThat(compilation).failed();
+        assertThat(compilation).hadErrorContaining("would generate q.Outer_AliveView, which another declaration of " +
+            "this compilation already generates");
+    }
+
+    @Test
     void aSingleComponentViewWalksItsStorageWithoutProbing()
     {
         final JavaFileObject view = source(

@@ -886,7 +886,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Reads a {@code int} from a payload column.
+     * Reads an {@code int} from a payload column.
      *
      * @param column a column of 4 bytes.
      * @param index  a packed index from 0 to {@link #size()} - 1.
@@ -900,7 +900,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Writes a {@code int} into a payload column.
+     * Writes an {@code int} into a payload column.
      *
      * @param column a column of 4 bytes.
      * @param index  a packed index from 0 to {@link #size()} - 1.
