@@ -4,11 +4,13 @@ import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
+import dev.cairn.storage.Storages;
 import dev.cairn.view.RuntimeView;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.LongConsumer;
 
 /**
  * Owns the entities and every component storage; {@link #close()} frees all of their off-heap memory.
@@ -22,11 +24,21 @@ import java.util.List;
  * }</pre>
  * Storages are created on first use and kept in an array indexed by {@link ComponentType#id()}, so
  * {@link #storage(ComponentType)} is an array load. Every entity argument is checked against the world's entity
- * pool: a stale, destroyed or never-created handle raises an {@link IllegalArgumentException} naming it.
+ * pool: a stale, destroyed or never-created handle raises an {@link IllegalArgumentException} naming it. A destroyed
+ * handle stays stale forever: an index whose 2<sup>31</sup> - 1 versions are used up is retired, never recycled.
  * <p>
- * Not thread-safe: use a world from one thread at a time.
+ * <b>Memory.</b> The world owns the off-heap memory of its entities and of every storage: storages live as long as
+ * the world and cannot be closed on their own. {@link #close()} frees it all; it refuses while any iteration over the
+ * world (a view's or storage's {@code forEach}, {@link #forEachEntity}) is in progress on any thread. A world that
+ * becomes unreachable without being closed is freed by the garbage collector's Cleaner and reported once through the
+ * {@link System.Logger} {@code dev.cairn} (with {@code -Dcairn.leakTracking=true} the report says where it was
+ * created); close worlds explicitly, as the Cleaner may run late or never. An optional budget caps the off-heap
+ * memory: an operation that would exceed it throws {@link OutOfMemoryError} and changes nothing.
+ * <p>
+ * Not thread-safe: use a world from one thread at a time; only the guard of {@link #close()} against iterations works
+ * across threads.
  */
-public final class World implements AutoCloseable
+public final class World implements AutoCloseable, Storages
 {
     private final OffHeap offHeap;
     private final EntityPool entities;
@@ -34,7 +46,6 @@ public final class World implements AutoCloseable
     private ComponentStorage<?>[] storages = new ComponentStorage<?>[8];
     /** The same storages without the gaps, for operations that visit all of them. */
     private ComponentStorage<?>[] created = new ComponentStorage<?>[0];
-    private boolean closed;
 
     /**
      * Creates an empty world that can hold up to {@link EntityPool#MAX_ENTITIES} entities at once.
@@ -55,7 +66,20 @@ public final class World implements AutoCloseable
      */
     public World(final int maxEntities)
     {
-        this.offHeap = new OffHeap();
+        this(maxEntities, OffHeap.UNLIMITED);
+    }
+
+    /**
+     * Creates an empty world with a smaller entity id space and a cap on its off-heap memory.
+     *
+     * @param maxEntities     the most entity indices handed out, from 1 to {@link EntityPool#MAX_ENTITIES}.
+     * @param maxOffHeapBytes the most off-heap bytes the world may hold at once; {@link OffHeap#UNLIMITED} for no cap.
+     * @throws IllegalArgumentException if {@code maxEntities} is out of range or {@code maxOffHeapBytes} negative.
+     * @throws IllegalStateException    if the JVM lacks the flag {@link OffHeap#requiredFlag()} names.
+     */
+    public World(final int maxEntities, final long maxOffHeapBytes)
+    {
+        this.offHeap = new OffHeap("World", maxOffHeapBytes);
         this.entities = new EntityPool(offHeap, maxEntities);
     }
 
@@ -88,11 +112,12 @@ public final class World implements AutoCloseable
      * @param entity an alive entity.
      * @throws IllegalArgumentException if it is not alive (stale, destroyed, never created, NULL).
      * @throws IllegalStateException    if the world is closed.
+     * @throws OutOfMemoryError         if the pool's free list cannot grow; the entity is then left untouched.
      */
     public void destroy(final long entity)
     {
         entities.destroy(entity);
-        // Storages match exact handles, so the destroyed handle still finds its components.
+        // Storages match exact handles, so the destroyed handle still finds its components; removal never allocates.
         for (final ComponentStorage<?> storage : created)
         {
             storage.remove(entity);
@@ -128,14 +153,23 @@ public final class World implements AutoCloseable
     public void clear()
     {
         ensureOpen();
-        for (final ComponentStorage<?> storage : storages)
-        {
-            if (storage != null)
-            {
-                storage.clear();
-            }
-        }
         entities.clear();
+        for (final ComponentStorage<?> storage : created)
+        {
+            storage.clear();
+        }
+    }
+
+    /**
+     * Visits every alive entity, from the highest index to the lowest. Destroying the entity being visited is safe;
+     * entities created meanwhile may or may not be visited. Walks every index ever created, alive or not.
+     *
+     * @param action receives each alive entity.
+     * @throws IllegalStateException if the world is closed, or closed from {@code action}.
+     */
+    public void forEachEntity(final LongConsumer action)
+    {
+        entities.forEach(action);
     }
 
     /**
@@ -147,6 +181,7 @@ public final class World implements AutoCloseable
      * @return the storage; the same object for the life of the world.
      * @throws IllegalStateException if the world is closed.
      */
+    @Override
     @SuppressWarnings("unchecked")
     public <R extends Record, S extends ComponentStorage<R>> S storage(final ComponentType<R, S> type)
     {
@@ -171,7 +206,9 @@ public final class World implements AutoCloseable
      * @param <R>         the record.
      * @return its storage.
      * @throws IllegalArgumentException if no storage was generated for the record.
+     * @throws IllegalStateException    if the world is closed.
      */
+    @Override
     public <R extends Record> ComponentStorage<R> storage(final Class<R> recordClass)
     {
         return storage(ComponentType.of(recordClass));
@@ -251,6 +288,8 @@ public final class World implements AutoCloseable
      *
      * @param with the component records an entity must have; at least one.
      * @return a new runtime view; keep it and iterate it as often as you like.
+     * @throws IllegalArgumentException if no component is given, or one has no generated storage.
+     * @throws IllegalStateException    if the world is closed.
      */
     @SafeVarargs
     public final RuntimeView view(final Class<? extends Record>... with)
@@ -283,16 +322,6 @@ public final class World implements AutoCloseable
     }
 
     /**
-     * The entity pool, for statistics and tests.
-     *
-     * @return the pool.
-     */
-    public EntityPool entities()
-    {
-        return entities;
-    }
-
-    /**
      * Off-heap bytes held by the entity pool and every storage.
      *
      * @return the total; 0 after {@link #close()}.
@@ -309,29 +338,30 @@ public final class World implements AutoCloseable
      */
     public boolean isClosed()
     {
-        return closed;
+        return offHeap.isClosed();
     }
 
     /**
      * Frees all off-heap memory of the pool and every storage. Every later use of the world, its storages or views
      * over them throws {@link IllegalStateException}. Idempotent.
+     *
+     * @throws IllegalStateException if an iteration over the world is in progress, on this or another thread (for
+     *                               example when called from a view's action); nothing is closed then.
      */
     @Override
     public void close()
     {
-        if (closed)
-        {
-            return;
-        }
-        closed = true;
-        for (final ComponentStorage<?> storage : storages)
-        {
-            if (storage != null)
-            {
-                storage.close();
-            }
-        }
-        entities.close();
+        offHeap.close();
+    }
+
+    /**
+     * The most off-heap bytes this world may hold at once.
+     *
+     * @return the budget given at construction, or {@link OffHeap#UNLIMITED}.
+     */
+    public long offHeapBudget()
+    {
+        return offHeap.budget();
     }
 
     private <R extends Record, S extends ComponentStorage<R>> S createStorage(final ComponentType<R, S> type)
@@ -351,7 +381,7 @@ public final class World implements AutoCloseable
 
     private void ensureOpen()
     {
-        if (closed)
+        if (offHeap.isClosed())
         {
             throw new IllegalStateException(
                 "this World is closed and its off-heap memory freed; create a new World to continue");

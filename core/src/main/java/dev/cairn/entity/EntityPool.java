@@ -3,38 +3,63 @@ package dev.cairn.entity;
 import dev.cairn.Entity;
 import dev.cairn.memory.OffHeap;
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 import java.util.function.LongConsumer;
 
 /**
  * Creates, recycles and validates entity handles.
  * <p>
- * <b>Layout</b> (EnTT's entity storage): a packed array of {@code long} handles, one per index ever created, and a
- * flat sparse array mapping each index to its packed slot. The first {@link #aliveCount()} slots hold the alive
- * entities; the rest form the free list: destroyed handles already carrying their <em>next</em> version, the most
- * recently destroyed one first. So {@link #destroy(long)} bumps the version and swaps the handle to the front of the
- * free list, and {@link #create()} takes it back from there: index recycling is LIFO, and a recycled index comes back
- * with the next version.
+ * <b>Layout.</b> One {@code int} per entity index ever created: the version of the alive entity at that index, or,
+ * for a free index, the bitwise complement of the version it will be created with next (so free entries are
+ * negative), or {@link #RETIRED} for an index whose versions are used up. A stack of free indices sits beside it,
+ * the most recently destroyed on top: {@link #create()} pops it, so index recycling is LIFO and a recycled index comes
+ * back with the next version. Indices are handed out densely from 0, which is why the version array is flat rather
+ * than paged. An alive entity costs 4 bytes; a free index 4 more, in the stack.
  * <p>
- * Indices are handed out densely from 0, which is why the sparse array is flat rather than paged.
- * Not thread-safe.
+ * <b>Versions never wrap.</b> When an entity with version {@link Entity#MAX_VERSION} is destroyed its index is
+ * retired, never handed out again, so a destroyed handle stays stale forever. Retired indices count against
+ * {@link #maxEntities()}.
+ * <p>
+ * Not thread-safe, except that iterations on other threads are detected when the memory's owner closes.
  */
-public final class EntityPool implements AutoCloseable
+public final class EntityPool
 {
     /** The most entities a pool can hold: every index from 0 to {@link Entity#MAX_INDEX}. */
     public static final int MAX_ENTITIES = Entity.MAX_INDEX + 1;
 
+    /** The version entry of a retired index. */
+    static final int RETIRED = Integer.MIN_VALUE;
+
+    private static final VarHandle ITERATIONS;
+
+    static
+    {
+        try
+        {
+            ITERATIONS = MethodHandles.lookup().findVarHandle(EntityPool.class, "iterations", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     private final OffHeap offHeap;
     private final int maxEntities;
-    private final UnsafeBuffer packed;
-    private final UnsafeBuffer sparse;
-    private int capacity;
-    /* Raw addresses of the two buffers; every access is below created <= capacity (see isAlive). */
-    private long packedAddress;
-    private long sparseAddress;
+    /* Raw addresses: versions has room for versionCapacity entries, free for freeCapacity. */
+    private long versions;
+    private long free;
+    private int versionCapacity;
+    private int freeCapacity;
     private int created;
+    private int freeCount;
+    private int retired;
     private int alive;
+    @SuppressWarnings("unused")
+    private volatile int iterations;
     private boolean closed;
 
     /**
@@ -63,47 +88,67 @@ public final class EntityPool implements AutoCloseable
         }
         this.offHeap = offHeap;
         this.maxEntities = maxEntities;
-        this.packed = OffHeap.emptyBuffer();
-        this.sparse = OffHeap.emptyBuffer();
+        offHeap.register(new OffHeap.Holder()
+        {
+            @Override
+            public boolean isIterating()
+            {
+                return iterations > 0;
+            }
+
+            @Override
+            public void memoryFreed()
+            {
+                forgetMemory();
+            }
+
+            @Override
+            public String toString()
+            {
+                return "the entity pool";
+            }
+        });
     }
 
     /**
-     * Creates an entity: the most recently freed index with its next version if there is one, else a new index with
-     * version 0.
+     * Creates an entity: recycles the most recently destroyed index with its next version, or hands out a new index
+     * with version 0.
      *
-     * @return the new handle; never {@link Entity#NULL}.
-     * @throws IllegalStateException if every index is alive (the id space is exhausted) or the pool is closed.
+     * @return its handle.
+     * @throws IllegalStateException if every index is alive or retired, or the pool is closed.
+     * @throws OutOfMemoryError      if the version array cannot grow; the pool is unchanged.
      */
     public long create()
     {
         ensureOpen();
-        if (alive < created)
+        if (freeCount > 0)
         {
-            return packedGet(alive++);
+            return recycle();
         }
         if (created == maxEntities)
         {
-            throw new IllegalStateException(
-                "entity id space exhausted: all " + maxEntities + " indices are alive; destroy entities you no " +
-                "longer need, or create the World with a larger maxEntities (at most " + MAX_ENTITIES + ")");
+            throw exhausted(1);
         }
-        ensureCapacity(created + 1);
+        if (created == versionCapacity)
+        {
+            growVersions(created + 1);
+        }
         final int index = created++;
-        final long entity = Entity.combine(index, 0);
-        packedPut(index, entity);
-        sparsePut(index, index);
+        UnsafeApi.putInt(versions + ((long)index << 2), 0);
         alive++;
-        return entity;
+        return Entity.combine(index, 0);
     }
 
     /**
-     * Creates {@code length} entities into {@code entities[offset, offset + length)}; all or none.
+     * Creates {@code length} entities into {@code entities[offset, offset + length)}; either all of them or, if the
+     * id space or the memory is short, none.
      *
      * @param entities receives the handles.
-     * @param offset   first array slot to fill.
+     * @param offset   where the first handle goes.
      * @param length   how many to create.
-     * @throws IndexOutOfBoundsException if the range does not fit the array.
+     * @throws IndexOutOfBoundsException if the range does not fit {@code entities}.
      * @throws IllegalStateException     if fewer than {@code length} indices are available, or the pool is closed.
+     * @throws OutOfMemoryError          if the version array cannot grow; the pool is unchanged.
      */
     public void create(final long[] entities, final int offset, final int length)
     {
@@ -114,14 +159,15 @@ public final class EntityPool implements AutoCloseable
                 "range [" + offset + ", " + offset + " + " + length + ") does not fit an array of " +
                 entities.length);
         }
-        final int available = maxEntities - alive;
-        if (length > available)
+        final int fresh = Math.max(0, length - freeCount);
+        if (fresh > maxEntities - created)
         {
-            throw new IllegalStateException(
-                "cannot create " + length + " entities: only " + available + " of " + maxEntities +
-                " indices are free; destroy entities or create the World with a larger maxEntities");
+            throw exhausted(length);
         }
-        ensureCapacity(alive + length);
+        if (created + fresh > versionCapacity)
+        {
+            growVersions(created + fresh);
+        }
         for (int i = 0; i < length; i++)
         {
             entities[offset + i] = create();
@@ -129,52 +175,43 @@ public final class EntityPool implements AutoCloseable
     }
 
     /**
-     * Destroys an alive entity: its version is bumped and its index becomes the next one {@link #create()} reuses.
+     * Destroys an alive entity: its index becomes free with the next version, or is retired if the version was
+     * {@link Entity#MAX_VERSION}.
      *
-     * @param entity an alive handle.
-     * @throws IllegalArgumentException if {@code entity} is not alive (stale, never created, NULL), naming it.
+     * @param entity an alive entity.
+     * @throws IllegalArgumentException if it is not alive (stale, destroyed, never created, NULL).
      * @throws IllegalStateException    if the pool is closed.
+     * @throws OutOfMemoryError         if the free stack cannot grow; the entity stays alive.
      */
     public void destroy(final long entity)
     {
-        ensureOpen();
         requireAlive(entity);
-        final int index = Entity.index(entity);
-        final int position = sparseGet(index);
-        final int last = --alive;
-        if (position != last)
+        if (freeCount == freeCapacity)
         {
-            final long moved = packedGet(last);
-            packedPut(position, moved);
-            sparsePut(Entity.index(moved), position);
-            sparsePut(index, last);
+            growFree(freeCount + 1);
         }
-        packedPut(last, Entity.next(entity));
+        release(Entity.index(entity), Entity.version(entity));
+        alive--;
     }
 
     /**
-     * Whether {@code entity} is alive in this pool.
+     * Whether an entity is alive.
      *
      * @param entity any value.
-     * @return true if it was created here and not destroyed since.
+     * @return true if it was created by this pool and not destroyed since; false once closed.
      */
     public boolean isAlive(final long entity)
     {
         final int index = Entity.index(entity);
-        if (index < 0 || index >= created)
-        {
-            return false;
-        }
-        final int position = sparseGet(index);
-        return position < alive && packedGet(position) == entity;
+        final int version = Entity.version(entity);
+        return index >= 0 && index < created && version >= 0 && versionAt(index) == version;
     }
 
     /**
-     * Throws unless {@code entity} is alive.
+     * Throws unless an entity is alive.
      *
      * @param entity any value.
-     * @throws IllegalArgumentException saying why the handle is not alive (NULL, never created, or stale and which
-     *                                  version the index holds now).
+     * @throws IllegalArgumentException naming the handle and why it is not alive.
      * @throws IllegalStateException    if the pool is closed.
      */
     public void requireAlive(final long entity)
@@ -187,10 +224,10 @@ public final class EntityPool implements AutoCloseable
     }
 
     /**
-     * Explains why {@code entity} is not alive, for exception messages.
+     * Why a handle is not alive, for exception messages.
      *
      * @param entity a handle that is not alive.
-     * @return a sentence naming the handle and what to do.
+     * @return a sentence naming the handle, why it is not alive and what to do.
      */
     public String describeDead(final long entity)
     {
@@ -204,20 +241,32 @@ public final class EntityPool implements AutoCloseable
         {
             return "entity " + name + " was never created by this World; use a handle returned by World.create()";
         }
-        final long current = packedGet(sparseGet(index));
-        final boolean indexAlive = sparseGet(index) < alive;
-        return "entity " + name + " is stale: it was destroyed, and index " + index +
-            (indexAlive ? " now belongs to " + Entity.toString(current) : " is free") +
+        final int stored = versionAt(index);
+        final String now;
+        if (stored >= 0)
+        {
+            now = " now belongs to " + Entity.toString(Entity.combine(index, stored));
+        }
+        else if (stored == RETIRED)
+        {
+            now = " is retired (its versions are used up, so it is never handed out again)";
+        }
+        else
+        {
+            now = " is free";
+        }
+        return "entity " + name + " is stale: it was destroyed, and index " + index + now +
             "; drop handles of destroyed entities (check World.valid() first)";
     }
 
     /**
-     * The current version of an index: the alive entity's version, or for a free index the version the next
-     * {@link #create()} reusing it will return.
+     * The version an index carries now: the alive entity's, for a free index the version it will be created with
+     * next, for a retired index {@link Entity#MAX_VERSION}.
      *
-     * @param index an index handed out by this pool.
-     * @return its version.
-     * @throws IndexOutOfBoundsException if the index was never handed out.
+     * @param index an index below {@link #createdCount()}.
+     * @return the version.
+     * @throws IndexOutOfBoundsException if the index was never created.
+     * @throws IllegalStateException     if the pool is closed.
      */
     public int currentVersion(final int index)
     {
@@ -227,13 +276,14 @@ public final class EntityPool implements AutoCloseable
             throw new IndexOutOfBoundsException(
                 "entity index " + index + " was never created: this pool has created indices [0, " + created + ")");
         }
-        return Entity.version(packedGet(sparseGet(index)));
+        final int stored = versionAt(index);
+        return stored >= 0 ? stored : stored == RETIRED ? Entity.MAX_VERSION : ~stored;
     }
 
     /**
      * Entities alive now.
      *
-     * @return the alive count.
+     * @return the count; 0 once closed.
      */
     public int aliveCount()
     {
@@ -241,9 +291,9 @@ public final class EntityPool implements AutoCloseable
     }
 
     /**
-     * Distinct indices handed out so far, alive or free.
+     * Distinct indices handed out so far: alive, free and retired.
      *
-     * @return the number of indices ever created.
+     * @return the count; 0 once closed.
      */
     public int createdCount()
     {
@@ -251,9 +301,19 @@ public final class EntityPool implements AutoCloseable
     }
 
     /**
-     * The id space given at construction.
+     * Indices retired because their versions were used up.
      *
-     * @return the most entities this pool can hold at once.
+     * @return the count.
+     */
+    public int retiredCount()
+    {
+        return retired;
+    }
+
+    /**
+     * The most distinct indices this pool hands out.
+     *
+     * @return the limit given at construction.
      */
     public int maxEntities()
     {
@@ -261,73 +321,162 @@ public final class EntityPool implements AutoCloseable
     }
 
     /**
-     * Visits every alive entity from the back of the packed array: while nothing is destroyed, the most recently
-     * created first. Destroying the visited entity is safe.
+     * Visits every alive entity, from the highest index to the lowest. Destroying the entity being visited is safe;
+     * entities created meanwhile may or may not be visited; closing the memory's owner from {@code action} throws.
+     * Walks every index ever created, alive or not.
      *
      * @param action receives each alive handle.
+     * @throws IllegalStateException if the pool is closed.
      */
     public void forEach(final LongConsumer action)
     {
-        ensureOpen();
-        for (int i = alive; (i = Math.min(i, alive) - 1) >= 0; )
+        ITERATIONS.getAndAdd(this, 1);
+        try
         {
-            action.accept(packedGet(i));
+            if (offHeap.isClosing())
+            {
+                ensureOpen();
+                throw new IllegalStateException("the entity pool is being closed by another thread");
+            }
+            for (int index = created; --index >= 0; )
+            {
+                final int version = versionAt(index);
+                if (version >= 0)
+                {
+                    action.accept(Entity.combine(index, version));
+                }
+            }
+        }
+        finally
+        {
+            ITERATIONS.getAndAdd(this, -1);
+            Reference.reachabilityFence(this);
         }
     }
 
     /**
-     * Destroys every alive entity (each index comes back with its next version).
+     * Destroys every alive entity: each index becomes free with its next version, or retired.
+     *
+     * @throws IllegalStateException if the pool is closed.
+     * @throws OutOfMemoryError      if the free stack cannot grow; nothing is destroyed.
      */
     public void clear()
     {
         ensureOpen();
-        for (int i = 0; i < alive; i++)
+        if (freeCount + alive > freeCapacity)
         {
-            packedPut(i, Entity.next(packedGet(i)));
+            growFree(freeCount + alive);
         }
-        alive = 0;
+        for (int index = 0; index < created && alive > 0; index++)
+        {
+            final int version = versionAt(index);
+            if (version >= 0)
+            {
+                release(index, version);
+                alive--;
+            }
+        }
     }
 
     /**
-     * Off-heap bytes this pool holds.
+     * Off-heap bytes the pool holds.
      *
      * @return the byte count.
      */
     public long offHeapBytes()
     {
-        return (long)packed.capacity() + sparse.capacity();
+        return ((long)versionCapacity + freeCapacity) << 2;
     }
 
     /**
-     * Frees the pool's memory. Afterwards {@link #create()}, {@link #destroy(long)}, {@link #requireAlive(long)},
-     * {@link #currentVersion(int)}, {@link #clear()} and {@link #forEach(LongConsumer)} throw
-     * {@link IllegalStateException}; {@link #isAlive(long)} is false for every handle and the counters read 0.
-     * Idempotent.
-     */
-    @Override
-    public void close()
-    {
-        if (!closed)
-        {
-            closed = true;
-            offHeap.free(packed);
-            offHeap.free(sparse);
-            capacity = 0;
-            created = 0;
-            alive = 0;
-            packedAddress = 0;
-            sparseAddress = 0;
-        }
-    }
-
-    /**
-     * Whether {@link #close()} has run.
+     * Whether the pool's memory has been freed.
      *
-     * @return true once closed.
+     * @return true once its owner is closed.
      */
     public boolean isClosed()
     {
         return closed;
+    }
+
+    private long recycle()
+    {
+        final int index = UnsafeApi.getInt(free + ((long)--freeCount << 2));
+        final int version = ~versionAt(index);
+        UnsafeApi.putInt(versions + ((long)index << 2), version);
+        alive++;
+        return Entity.combine(index, version);
+    }
+
+    /** Frees or retires an alive index; the free stack has room. */
+    private void release(final int index, final int version)
+    {
+        if (version == Entity.MAX_VERSION)
+        {
+            UnsafeApi.putInt(versions + ((long)index << 2), RETIRED);
+            retired++;
+        }
+        else
+        {
+            UnsafeApi.putInt(versions + ((long)index << 2), ~(version + 1));
+            UnsafeApi.putInt(free + ((long)freeCount++ << 2), index);
+        }
+    }
+
+    private int versionAt(final int index)
+    {
+        return UnsafeApi.getInt(versions + ((long)index << 2));
+    }
+
+    private IllegalStateException exhausted(final int wanted)
+    {
+        return new IllegalStateException(
+            "entity id space exhausted: cannot create " + wanted + " entit" + (wanted == 1 ? "y" : "ies") + ": " +
+            alive + " of the " + maxEntities + " indices are alive, " + freeCount + " free and " + retired +
+            " retired (used up all their versions); destroy entities you no longer need, or create the World with a " +
+            "larger maxEntities (at most " + MAX_ENTITIES + ")");
+    }
+
+    private void growVersions(final int needed)
+    {
+        final int newCapacity = grownCapacity(versionCapacity, needed);
+        versions = moveTo(versions, created, newCapacity);
+        versionCapacity = newCapacity;
+    }
+
+    private void growFree(final int needed)
+    {
+        final int newCapacity = grownCapacity(freeCapacity, needed);
+        free = moveTo(free, freeCount, newCapacity);
+        freeCapacity = newCapacity;
+    }
+
+    private int grownCapacity(final int capacity, final int needed)
+    {
+        return (int)Math.min(maxEntities, Math.max(needed, Math.max(64L, capacity + (capacity >> 1))));
+    }
+
+    /** Allocates {@code capacity} ints, copies the first {@code used} from {@code address}, frees it. */
+    private long moveTo(final long address, final int used, final int capacity)
+    {
+        final long moved = offHeap.allocate((long)capacity << 2);
+        if (used > 0)
+        {
+            UnsafeApi.copyMemory(address, moved, (long)used << 2);
+        }
+        offHeap.free(address);
+        return moved;
+    }
+
+    private void forgetMemory()
+    {
+        closed = true;
+        versions = 0;
+        free = 0;
+        versionCapacity = 0;
+        freeCapacity = 0;
+        created = 0;
+        freeCount = 0;
+        alive = 0;
     }
 
     private void ensureOpen()
@@ -336,40 +485,6 @@ public final class EntityPool implements AutoCloseable
         {
             throw new IllegalStateException(
                 "this World is closed and its off-heap memory freed; create a new World to continue");
-        }
-    }
-
-    private long packedGet(final int slot)
-    {
-        return UnsafeApi.getLong(packedAddress + ((long)slot << 3));
-    }
-
-    private void packedPut(final int slot, final long entity)
-    {
-        UnsafeApi.putLong(packedAddress + ((long)slot << 3), entity);
-    }
-
-    private int sparseGet(final int index)
-    {
-        return UnsafeApi.getInt(sparseAddress + ((long)index << 2));
-    }
-
-    private void sparsePut(final int index, final int slot)
-    {
-        UnsafeApi.putInt(sparseAddress + ((long)index << 2), slot);
-    }
-
-    private void ensureCapacity(final int needed)
-    {
-        if (needed > capacity)
-        {
-            final long grown = Math.max(64L, capacity + (capacity >> 1));
-            final int newCapacity = (int)Math.min(maxEntities, Math.max(needed, grown));
-            offHeap.resize(packed, newCapacity << 3, (byte)0);
-            offHeap.resize(sparse, newCapacity << 2, (byte)0);
-            capacity = newCapacity;
-            packedAddress = packed.addressOffset();
-            sparseAddress = sparse.addressOffset();
         }
     }
 }

@@ -1,146 +1,298 @@
 package dev.cairn.memory;
 
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.collections.Long2LongHashMap;
+
+import java.lang.ref.Cleaner;
+import java.util.ArrayList;
 
 /**
- * Owner of off-heap memory: allocates, grows and frees the blocks behind {@link UnsafeBuffer}s and counts the bytes
- * it holds, so every structure built on it can report its footprint and be freed deterministically.
+ * Owner of off-heap memory: allocates, grows and frees the blocks of one {@link dev.cairn.World} (or of one
+ * standalone set), counts the bytes it holds, and frees every block it still holds when it is closed.
  * <p>
- * A freed or empty buffer is wrapped over a shared zero-length heap array, so a stray access through it fails
- * Agrona's bounds check instead of touching freed memory.
+ * <b>All or nothing.</b> {@link #allocate} either returns a block or throws {@link OutOfMemoryError} having changed
+ * nothing; structures that grow several blocks at once allocate every new block first and free the old ones only
+ * after the last allocation succeeded (see {@link Columns#grow(int)}), so a failed growth leaves them as they were.
+ * An optional byte budget makes an allocation fail before the native allocator is asked.
  * <p>
- * Not thread-safe: one owner (a {@link dev.cairn.World} or a standalone set) uses it from one thread at a time.
+ * <b>Closing.</b> Every structure built on this memory registers a {@link Holder}. {@link #close()} refuses (and
+ * changes nothing) while any holder is being iterated, from whichever thread; otherwise it tells every holder that
+ * its memory is gone, so that later calls throw instead of touching it, and frees every block.
+ * <p>
+ * <b>Leaks.</b> Memory whose owner became unreachable without being closed is freed by a {@link Cleaner}, and the
+ * leak is reported once through the {@link System.Logger} {@code dev.cairn}; with the system property
+ * {@value #LEAK_TRACKING_PROPERTY}{@code =true} the report includes the stack trace of the owner's creation.
+ * Every structure built on this memory keeps a reference to it, so the Cleaner runs only when none of them is
+ * reachable.
+ * <p>
+ * Allocating and freeing are not thread-safe: one owner uses it from one thread at a time.
  */
 public final class OffHeap
 {
     /**
-     * The JVM flag Agrona 2.x needs to reach {@code jdk.internal.misc.Unsafe}.
+     * The JVM flag Agrona 2.x needs to reach {@code jdk.internal.misc.Unsafe} when Agrona is on the class path.
      */
     public static final String REQUIRED_FLAG = "--add-exports java.base/jdk.internal.misc=ALL-UNNAMED";
 
-    private static final byte[] EMPTY = new byte[0];
-    private static final Throwable UNSAFE_UNAVAILABLE = probeUnsafe();
+    /** The system property that makes leak reports say where the leaked owner was created. */
+    public static final String LEAK_TRACKING_PROPERTY = "cairn.leakTracking";
 
-    private long allocatedBytes;
+    /** No budget: allocations fail only when the native allocator fails. */
+    public static final long UNLIMITED = Long.MAX_VALUE;
+
+    private static final Throwable UNSAFE_UNAVAILABLE = probeUnsafe();
+    private static final Cleaner CLEANER = Cleaner.create();
 
     /**
-     * Creates an owner that holds no memory yet.
-     *
-     * @throws IllegalStateException if this JVM was started without {@link #REQUIRED_FLAG}.
+     * A structure whose memory this owner holds: a set, a storage or an entity pool.
      */
-    public OffHeap()
+    public interface Holder
+    {
+        /**
+         * Whether an iteration over the structure is in progress on any thread; {@link #close()} refuses while one is.
+         *
+         * @return true while iterating.
+         */
+        boolean isIterating();
+
+        /**
+         * Called by {@link #close()} before the memory is freed: the structure forgets its addresses and from now on
+         * throws {@link IllegalStateException} when used.
+         */
+        void memoryFreed();
+    }
+
+    private final Blocks blocks;
+    private final Cleaner.Cleanable cleanable;
+    private final ArrayList<Holder> holders = new ArrayList<>();
+    private volatile boolean closing;
+
+    /**
+     * Creates an owner that holds no memory yet and has no budget.
+     *
+     * @param ownerName what leak reports and exception messages call the owner, for example {@code "World"}.
+     * @throws IllegalStateException if this JVM cannot reach {@code jdk.internal.misc.Unsafe} (see
+     *                               {@link #requireUnsafeAccess()}).
+     */
+    public OffHeap(final String ownerName)
+    {
+        this(ownerName, UNLIMITED);
+    }
+
+    /**
+     * Creates an owner that holds no memory yet and refuses to hold more than {@code budgetBytes}.
+     *
+     * @param ownerName   what leak reports and exception messages call the owner.
+     * @param budgetBytes the most bytes it may hold at once, 0 or more; {@link #UNLIMITED} for no budget.
+     * @throws IllegalArgumentException if {@code budgetBytes} is negative.
+     * @throws IllegalStateException    if this JVM cannot reach {@code jdk.internal.misc.Unsafe}.
+     */
+    public OffHeap(final String ownerName, final long budgetBytes)
     {
         requireUnsafeAccess();
+        if (budgetBytes < 0)
+        {
+            throw new IllegalArgumentException("off-heap budget " + budgetBytes + " is negative; pass 0 or more");
+        }
+        final Throwable creationSite = Boolean.getBoolean(LEAK_TRACKING_PROPERTY) ?
+            new Throwable(ownerName + " created here") : null;
+        this.blocks = new Blocks(ownerName, budgetBytes, creationSite);
+        this.cleanable = CLEANER.register(this, blocks);
     }
 
     /**
      * Checks that Agrona can reach {@code jdk.internal.misc.Unsafe} in this JVM.
      *
-     * @throws IllegalStateException naming the missing JVM flag if it cannot.
+     * @throws IllegalStateException naming the JVM flag that fits how Agrona was loaded (class path or module path)
+     *                               if it cannot.
      */
     public static void requireUnsafeAccess()
     {
         if (UNSAFE_UNAVAILABLE != null)
         {
             throw new IllegalStateException(
-                "Cairn keeps its data off-heap through Agrona, which needs the JVM flag " + REQUIRED_FLAG +
+                "Cairn keeps its data off-heap through Agrona, which needs the JVM flag " + requiredFlag() +
                 ": add it to the java command line (or to Surefire's argLine, JMH's jvmArgsAppend, or the jar " +
                 "manifest entry 'Add-Exports: java.base/jdk.internal.misc')", UNSAFE_UNAVAILABLE);
         }
     }
 
     /**
-     * A buffer of capacity 0 that owns no memory.
+     * The flag this JVM needs: {@link #REQUIRED_FLAG} when Agrona is on the class path, the same export to Agrona's
+     * module when it is on the module path.
      *
-     * @return a new empty buffer.
+     * @return the {@code --add-exports} flag.
      */
-    public static UnsafeBuffer emptyBuffer()
+    public static String requiredFlag()
     {
-        return new UnsafeBuffer(EMPTY);
+        final Module agrona = UnsafeApi.class.getModule();
+        return agrona.isNamed() ?
+            "--add-exports java.base/jdk.internal.misc=" + agrona.getName() : REQUIRED_FLAG;
     }
 
     /**
-     * Allocates a buffer of {@code bytes} bytes, every byte set to {@code fill}.
+     * Allocates a block of {@code bytes} bytes, every byte set to {@code fill}.
      *
-     * @param bytes size in bytes, 0 or more.
+     * @param bytes size in bytes, 1 or more.
      * @param fill  the initial value of every byte.
-     * @return a buffer owning the new memory (or an empty buffer for 0 bytes).
+     * @return the block's address.
+     * @throws OutOfMemoryError      if the budget or the native allocator refuses; nothing was allocated.
+     * @throws IllegalStateException if this memory was closed.
      */
-    public UnsafeBuffer allocate(final int bytes, final byte fill)
+    public long allocate(final long bytes, final byte fill)
     {
-        final UnsafeBuffer buffer = emptyBuffer();
-        resize(buffer, bytes, fill);
-        return buffer;
+        final long address = allocate(bytes);
+        UnsafeApi.setMemory(address, bytes, fill);
+        return address;
     }
 
     /**
-     * Grows or shrinks the memory behind {@code buffer} to {@code bytes}, keeping the common prefix and setting every
-     * added byte to {@code fill}. The buffer object is re-wrapped, so references to it stay valid; its old address
-     * does not.
+     * Allocates a block of {@code bytes} bytes whose contents are undefined.
      *
-     * @param buffer a buffer from {@link #allocate} or {@link #emptyBuffer()}, owned by this object.
-     * @param bytes  the new size in bytes, 0 or more.
-     * @param fill   the value of every added byte.
+     * @param bytes size in bytes, 1 or more.
+     * @return the block's address.
+     * @throws OutOfMemoryError      if the budget or the native allocator refuses; nothing was allocated.
+     * @throws IllegalStateException if this memory was closed.
      */
-    public void resize(final UnsafeBuffer buffer, final int bytes, final byte fill)
+    public long allocate(final long bytes)
     {
-        if (bytes < 0)
+        final Blocks blocks = this.blocks;
+        blocks.ensureOpen();
+        if (bytes <= 0)
         {
-            throw new IllegalArgumentException("negative buffer size " + bytes);
+            throw new IllegalArgumentException("cannot allocate a block of " + bytes + " bytes; pass 1 or more");
         }
-        final int oldBytes = buffer.capacity();
-        if (bytes == oldBytes)
+        if (bytes > blocks.budget - blocks.allocatedBytes)
         {
-            return;
-        }
-        if (bytes == 0)
-        {
-            free(buffer);
-            return;
+            throw new OutOfMemoryError(
+                "cannot allocate " + bytes + " bytes of off-heap memory for " + blocks.ownerName + ": it holds " +
+                blocks.allocatedBytes + " of its budget of " + blocks.budget + " bytes; raise the budget or hold " +
+                "fewer entities");
         }
         final long address;
-        if (oldBytes == 0)
+        try
         {
             address = UnsafeApi.allocateMemory(bytes);
         }
-        else
+        catch (final OutOfMemoryError ex)
         {
-            address = UnsafeApi.reallocateMemory(buffer.addressOffset(), bytes);
+            final OutOfMemoryError error = new OutOfMemoryError(
+                "cannot allocate " + bytes + " bytes of native memory for " + blocks.ownerName + " (it holds " +
+                blocks.allocatedBytes + " bytes): " + ex.getMessage());
+            error.initCause(ex);
+            throw error;
         }
-        if (bytes > oldBytes)
-        {
-            UnsafeApi.setMemory(address + oldBytes, bytes - oldBytes, fill);
-        }
-        buffer.wrap(address, bytes);
-        allocatedBytes += bytes - oldBytes;
+        blocks.sizes.put(address, bytes);
+        blocks.allocatedBytes += bytes;
+        return address;
     }
 
     /**
-     * Frees the memory behind {@code buffer} and leaves it empty; a no-op for an empty buffer.
+     * Frees a block; a no-op for address 0.
      *
-     * @param buffer a buffer owned by this object.
+     * @param address a block returned by {@link #allocate} and not freed since, or 0.
+     * @throws IllegalArgumentException if {@code address} is not a block of this owner (nothing is freed).
      */
-    public void free(final UnsafeBuffer buffer)
+    public void free(final long address)
     {
-        final int bytes = buffer.capacity();
-        if (bytes != 0)
+        if (address == 0)
         {
-            final long address = buffer.addressOffset();
-            buffer.wrap(EMPTY);
-            UnsafeApi.freeMemory(address);
-            allocatedBytes -= bytes;
+            return;
         }
+        final Blocks blocks = this.blocks;
+        final long bytes = blocks.sizes.remove(address);
+        if (bytes == Blocks.MISSING)
+        {
+            throw new IllegalArgumentException(
+                "0x" + Long.toHexString(address) + " is not a block of " + blocks.ownerName + "'s memory");
+        }
+        UnsafeApi.freeMemory(address);
+        blocks.allocatedBytes -= bytes;
     }
 
     /**
      * Bytes currently allocated through this owner and not yet freed.
      *
-     * @return the count of off-heap bytes held.
+     * @return the count of off-heap bytes held; 0 once closed.
      */
     public long allocatedBytes()
     {
-        return allocatedBytes;
+        return blocks.allocatedBytes;
+    }
+
+    /**
+     * The most bytes this owner may hold at once.
+     *
+     * @return the budget, or {@link #UNLIMITED}.
+     */
+    public long budget()
+    {
+        return blocks.budget;
+    }
+
+    /**
+     * Registers a structure built on this memory.
+     *
+     * @param holder told when the memory is freed; asked whether it is being iterated before.
+     */
+    public void register(final Holder holder)
+    {
+        blocks.ensureOpen();
+        holders.add(holder);
+    }
+
+    /**
+     * Whether {@link #close()} is under way or done. An iteration announces itself (so that
+     * {@link Holder#isIterating()} is true) and then checks this; {@link #close()} sets it and then asks every
+     * holder. Both write before they read, through volatile fields, so at least one of them sees the other: either
+     * the iteration fails at its start or the close is refused.
+     *
+     * @return true while closing and once closed.
+     */
+    public boolean isClosing()
+    {
+        return closing;
+    }
+
+    /**
+     * Frees every block this owner still holds, after telling every holder. Idempotent.
+     *
+     * @throws IllegalStateException if a holder is being iterated (on any thread); nothing is closed then.
+     */
+    public void close()
+    {
+        if (blocks.closed)
+        {
+            return;
+        }
+        closing = true;
+        for (final Holder holder : holders)
+        {
+            if (holder.isIterating())
+            {
+                closing = false;
+                throw new IllegalStateException(
+                    blocks.ownerName + " cannot be closed while " + holder + " is being iterated (from this or " +
+                    "another thread): it would free memory the iteration reads; close it after the iteration returns");
+            }
+        }
+        for (final Holder holder : holders)
+        {
+            holder.memoryFreed();
+        }
+        holders.clear();
+        blocks.explicitlyClosed = true;
+        cleanable.clean();
+    }
+
+    /**
+     * Whether {@link #close()} has run.
+     *
+     * @return true once closed.
+     */
+    public boolean isClosed()
+    {
+        return blocks.closed;
     }
 
     private static Throwable probeUnsafe()
@@ -154,6 +306,77 @@ public final class OffHeap
         catch (final Throwable ex)
         {
             return ex;
+        }
+    }
+
+    /**
+     * The state the {@link Cleaner} frees: it must not reach the {@link OffHeap} it belongs to, or the owner would
+     * never become unreachable.
+     */
+    private static final class Blocks implements Runnable
+    {
+        static final long MISSING = -1;
+
+        final String ownerName;
+        final long budget;
+        final Throwable creationSite;
+        /** Address to size of every block allocated and not freed. */
+        final Long2LongHashMap sizes = new Long2LongHashMap(MISSING);
+        long allocatedBytes;
+        boolean explicitlyClosed;
+        boolean closed;
+
+        Blocks(final String ownerName, final long budget, final Throwable creationSite)
+        {
+            this.ownerName = ownerName;
+            this.budget = budget;
+            this.creationSite = creationSite;
+        }
+
+        void ensureOpen()
+        {
+            if (closed)
+            {
+                throw new IllegalStateException(
+                    ownerName + " is closed and its off-heap memory freed; create a new one to continue");
+            }
+        }
+
+        /** Frees every block: on {@link OffHeap#close()}, or from the Cleaner's thread for a leaked owner. */
+        @Override
+        public void run()
+        {
+            final long leakedBytes = allocatedBytes;
+            final Long2LongHashMap.KeyIterator addresses = sizes.keySet().iterator();
+            while (addresses.hasNext())
+            {
+                UnsafeApi.freeMemory(addresses.nextValue());
+            }
+            sizes.clear();
+            allocatedBytes = 0;
+            closed = true;
+            if (!explicitlyClosed)
+            {
+                reportLeak(leakedBytes);
+            }
+        }
+
+        private void reportLeak(final long leakedBytes)
+        {
+            final System.Logger logger = System.getLogger("dev.cairn");
+            final String message = ownerName + " was not closed before it became unreachable; its " + leakedBytes +
+                " bytes of off-heap memory were freed by the garbage collector's Cleaner. Close it (try-with-" +
+                "resources) when done" + (creationSite == null ?
+                "; run with -D" + LEAK_TRACKING_PROPERTY + "=true to see where it was created" :
+                "; it was created at the stack trace below");
+            if (creationSite == null)
+            {
+                logger.log(System.Logger.Level.WARNING, message);
+            }
+            else
+            {
+                logger.log(System.Logger.Level.WARNING, message, creationSite);
+            }
         }
     }
 }

@@ -3,78 +3,106 @@ package dev.cairn.set;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
+import dev.cairn.memory.Columns;
 import dev.cairn.memory.OffHeap;
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.function.LongConsumer;
 
 /**
- * An off-heap paged sparse set of entity handles, with optional dense payload columns that move in lockstep with the
- * packed array.
+ * An off-heap paged sparse set of entity handles, with EnTT's three {@link DeletionPolicy deletion policies}.
  * <p>
- * <b>Layout.</b> The <em>sparse</em> array maps an entity index to its packed index; it lives in pages of
- * {@value #PAGE_SIZE} {@code int}s, each an {@link UnsafeBuffer} allocated the first time an index of that page is
- * inserted and filled with -1 ("absent"). The <em>packed</em> array holds the {@code long} handles contiguously in
- * one buffer that grows geometrically. Each <em>column</em> holds one value of 1, 2, 4 or 8 bytes per packed slot.
+ * <b>Layout.</b> The <em>sparse</em> array maps an entity index to a packed index; it lives in pages of
+ * {@value #PAGE_SIZE} {@code int}s, each allocated the first time an entity index of that page is inserted and filled
+ * with -1 ("absent"). The <em>packed</em> array holds the {@code long} handles contiguously. It is column 0 of a
+ * {@link Columns} block; a component storage adds its fields as further columns, which this class moves with their
+ * handles but never reads. "Index" alone always means a packed index; an entity's own index is its "entity index".
  * <p>
  * <b>Invariants</b> (checked by the model-based tests after every operation):
  * <ul>
  *     <li>for every member {@code e}: {@code packed[sparse[index(e)]] == e};</li>
- *     <li>a sparse entry that is not -1 points at a packed slot holding a handle with that index (under
- *     {@link DeletionPolicy#SWAP_ONLY} the slot may be in the released region);</li>
+ *     <li>a sparse entry that is not -1 points at a packed index holding a handle with that entity index (under
+ *     {@link DeletionPolicy#SWAP_ONLY} it may be in the released region);</li>
  *     <li>{@link DeletionPolicy#IN_PLACE} tombstones carry {@link Entity#TOMBSTONE_VERSION} and, in their index bits,
- *     the packed index of the next free slot (-1 ends the list); no sparse entry points at them;</li>
- *     <li>{@link DeletionPolicy#SWAP_ONLY}: members occupy {@code [0, freeList())}, released entries
- *     {@code [freeList(), size())}.</li>
+ *     the packed index of the next tombstone (-1 ends the list); no sparse entry points at them;</li>
+ *     <li>members and tombstones occupy {@code [0, extent())}; {@link DeletionPolicy#SWAP_ONLY} released entries
+ *     occupy {@code [extent(), size())}, and for the other policies {@code extent() == size()}.</li>
  * </ul>
  * <b>Iteration</b> runs from the back of the packed array to the front, so erasing the current element during
  * {@link #forEach(LongConsumer)} is safe. Sorting arranges the packed array so that this iteration order follows the
- * comparator.
+ * comparator. While an iteration is in progress ({@link #beginIteration()}), operations that reorder members
+ * ({@link #sort}, {@link #sortAs}, {@link #swapElements}, {@link #compact()}) throw instead of making the iteration
+ * visit some members twice and others never, and closing the memory's owner throws instead of freeing memory the
+ * iteration reads.
  * <p>
- * <b>Memory.</b> All memory belongs to the {@link OffHeap} given at construction; {@link #close()} frees it and any
- * later use throws {@link IllegalStateException}. Not thread-safe.
+ * <b>Iteration protocol</b> for generated views: {@link #beginIteration()} and {@link #endIteration()} around a walk
+ * of {@code i} from {@link #extent()} - 1 down to 0 that reads {@link #entityAt(int)} (skipping
+ * {@link Entity#NULL}) and probes other sets with {@link #indexOf(long)}; after each step the walk clamps {@code i}
+ * to the current {@link #extent()}. An external cursor, which cannot bracket its iteration, compares
+ * {@link #reorderCount()} instead.
+ * <p>
+ * <b>Memory.</b> A standalone set owns its memory and {@link #close()} frees it. A set built on a
+ * {@link dev.cairn.World}'s memory lives as long as the world: {@link #close()} throws, and closing the world makes
+ * every later use of the set throw {@link IllegalStateException}. Not thread-safe, except that iterations on other
+ * threads are detected by close.
  */
 public class SparseSet implements AutoCloseable
 {
     /** Entries per sparse page. */
     public static final int PAGE_SIZE = 4096;
 
-    /** Largest number of packed slots: keeps every 8-byte column addressable by an {@code int} byte offset. */
+    /** Largest number of packed indices: keeps every 8-byte column's byte offsets within an {@code int}. */
     public static final int MAX_CAPACITY = Integer.MAX_VALUE / Long.BYTES;
 
     private static final int PAGE_SHIFT = 12;
     private static final int PAGE_MASK = PAGE_SIZE - 1;
     private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
     private static final int ABSENT = -1;
-    private static final UnsafeBuffer[] NO_PAGES = new UnsafeBuffer[0];
-    private static final long[] NO_PAGE_ADDRESSES = new long[0];
+    private static final long[] NO_PAGES = new long[0];
+    private static final VarHandle ITERATIONS;
+
+    static
+    {
+        try
+        {
+            ITERATIONS = MethodHandles.lookup().findVarHandle(SparseSet.class, "iterations", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final DeletionPolicy policy;
     private final OffHeap offHeap;
+    private final boolean ownsMemory;
     private final EntityPool pool;
     private final String name;
-    private final UnsafeBuffer packed;
-    private final UnsafeBuffer[] columns;
-    private final int[] columnShifts;
+    /** Column 0: the packed handles; the columns after it: a storage's payload. */
+    private final Columns dense;
 
-    private UnsafeBuffer[] pages = NO_PAGES;
     /*
-     * Raw addresses of the buffers above, refreshed whenever memory moves. Hot reads go through these with a null
-     * base object, which lets the JIT keep this set's fields in registers across off-heap stores; every such read is
-     * guarded by a check against size() or the page table, and size() <= capacity() always holds.
+     * Raw addresses, refreshed whenever memory moves: a page's address is 0 until the page exists. Hot reads go
+     * through these with a null base object, which lets the JIT keep this set's fields in registers across off-heap
+     * stores; every such read is guarded by a check against size() or the page table, and size() <= capacity().
      */
-    private long[] pageAddresses = NO_PAGE_ADDRESSES;
+    private long[] pageAddresses = NO_PAGES;
     private long packedAddress;
-    private final long[] columnAddresses;
-    private int capacity;
     private int size;
     private int memberCount;
-    /** IN_PLACE: packed index of the most recent tombstone or -1. SWAP_ONLY: the free-list boundary. Else: unused. */
+    /** IN_PLACE: packed index of the most recent tombstone or -1. SWAP_ONLY: extent(). Else: unused. */
     private int head;
-    /** Counts the operations that may have changed which member sits in which slot; see layoutVersion(). */
+    /** Counts the operations that may have changed which member is at which index; see layoutVersion(). */
     private long layoutVersion;
+    /** Counts the operations that reorder members on purpose (sort, sortAs, swapElements, compact). */
+    private int reorderCount;
+    /** Iterations in progress, from any thread; changed atomically through ITERATIONS. */
+    @SuppressWarnings("unused")
+    private volatile int iterations;
     private boolean closed;
 
     /**
@@ -84,44 +112,60 @@ public class SparseSet implements AutoCloseable
      */
     public SparseSet(final DeletionPolicy policy)
     {
-        this(policy, null, null, "sparse set", new int[0]);
+        this(policy, null, null, "sparse set");
     }
 
     /**
      * Creates an empty set with payload columns, for component storages.
      *
-     * @param policy       what erase does.
-     * @param offHeap      the owner of this set's memory, or null for a set that owns its memory (and frees it all on
-     *                     {@link #close()}).
-     * @param pool         if not null, only entities alive in this pool may be inserted.
-     * @param name         what exception messages call this set, for example {@code "Position storage"}.
-     * @param columnWidths the byte width of each payload column: 1, 2, 4 or 8.
+     * @param policy        what erase does.
+     * @param offHeap       the owner of this set's memory (a world's), or null for a set that owns its memory and
+     *                      frees it on {@link #close()}.
+     * @param pool          if not null, only entities alive in this pool may be inserted.
+     * @param name          what exception messages call this set, for example {@code "Position storage"}.
+     * @param payloadWidths the byte width of each payload column: 1, 2, 4 or 8.
      */
     protected SparseSet(
         final DeletionPolicy policy,
         final OffHeap offHeap,
         final EntityPool pool,
         final String name,
-        final int[] columnWidths)
+        final int... payloadWidths)
     {
         if (policy == null)
         {
             throw new NullPointerException("policy");
         }
         this.policy = policy;
-        this.offHeap = offHeap == null ? new OffHeap() : offHeap;
+        this.ownsMemory = offHeap == null;
+        this.offHeap = ownsMemory ? new OffHeap(name) : offHeap;
         this.pool = pool;
         this.name = name;
-        this.packed = OffHeap.emptyBuffer();
-        this.columns = new UnsafeBuffer[columnWidths.length];
-        this.columnShifts = new int[columnWidths.length];
-        this.columnAddresses = new long[columnWidths.length];
-        for (int k = 0; k < columnWidths.length; k++)
-        {
-            columns[k] = OffHeap.emptyBuffer();
-            columnShifts[k] = shiftOf(columnWidths[k]);
-        }
+        final int[] widths = new int[payloadWidths.length + 1];
+        widths[0] = Long.BYTES;
+        System.arraycopy(payloadWidths, 0, widths, 1, payloadWidths.length);
+        this.dense = new Columns(this.offHeap, widths);
         this.head = initialHead(policy);
+        this.offHeap.register(new OffHeap.Holder()
+        {
+            @Override
+            public boolean isIterating()
+            {
+                return SparseSet.this.isIterating();
+            }
+
+            @Override
+            public void memoryFreed()
+            {
+                forgetMemory();
+            }
+
+            @Override
+            public String toString()
+            {
+                return SparseSet.this.name;
+            }
+        });
     }
 
     /**
@@ -135,7 +179,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Number of packed slots in use: members, plus {@link DeletionPolicy#IN_PLACE} tombstones and
+     * Number of packed indices in use: members, plus {@link DeletionPolicy#IN_PLACE} tombstones and
      * {@link DeletionPolicy#SWAP_ONLY} released entries.
      *
      * @return the extent of the packed array.
@@ -156,13 +200,13 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * End of the region iteration walks: members and tombstones live in {@code [0, freeList())}. For
-     * {@link DeletionPolicy#SWAP_ONLY} this is the boundary in front of the released region; for the other policies
+     * End of the region iteration walks: members and tombstones live in {@code [0, extent())}. For
+     * {@link DeletionPolicy#SWAP_ONLY} this is the boundary in front of the released entries; for the other policies
      * it equals {@link #size()}.
      *
-     * @return the free-list boundary.
+     * @return the extent iteration walks; 0 once closed.
      */
-    public final int freeList()
+    public final int extent()
     {
         return policy == DeletionPolicy.SWAP_ONLY ? head : size;
     }
@@ -178,13 +222,13 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Packed slots allocated.
+     * Packed indices allocated.
      *
      * @return the capacity of the packed array and every column.
      */
     public final int capacity()
     {
-        return capacity;
+        return dense.capacity();
     }
 
     /**
@@ -193,50 +237,34 @@ public class SparseSet implements AutoCloseable
      *
      * @param entity any value.
      * @return true if {@code entity} is in the set.
+     * @throws IllegalStateException if the set is closed.
      */
     public final boolean contains(final long entity)
     {
         ensureOpen();
-        return memberIndex(entity) >= 0;
+        return indexOf(entity) >= 0;
     }
 
     /**
-     * The packed index of a member, or -1; the lookup views use. Performs no open check: on a closed set it finds
+     * The packed index of a member; the lookup views use. Performs no open check: on a closed set it finds
      * nothing.
      *
      * @param entity any value.
      * @return its packed index if {@code entity} is a member, otherwise -1.
      */
-    public final int memberIndex(final long entity)
-    {
-        return memberAt(entity, sparseAddressOf(Entity.index(entity)));
-    }
-
-    /**
-     * Where {@code entity} sits in the packed array: for members their index, and under
-     * {@link DeletionPolicy#SWAP_ONLY} also the index of a released entry (at or beyond {@link #freeList()}).
-     *
-     * @param entity any value.
-     * @return its packed index, or -1 if no slot holds exactly this handle.
-     */
     public final int indexOf(final long entity)
     {
-        ensureOpen();
-        final int position = sparseGet(Entity.index(entity));
-        if (position >= 0 && packedGet(position) == entity)
-        {
-            return position;
-        }
-        return ABSENT;
+        return indexOf(entity, sparseAddressOf(Entity.index(entity)));
     }
 
     /**
-     * The handle in packed slot {@code index}.
+     * The handle at a packed index.
      *
      * @param index from 0 to {@link #size()} - 1.
      * @return the handle there, or {@link Entity#NULL} for an {@link DeletionPolicy#IN_PLACE} tombstone (a
      * {@link DeletionPolicy#SWAP_ONLY} released entry is returned with its bumped version).
      * @throws IndexOutOfBoundsException if {@code index} is outside {@code [0, size())}.
+     * @throws IllegalStateException     if the set is closed.
      */
     public final long entityAt(final int index)
     {
@@ -246,108 +274,17 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * The raw handle in a packed slot for code that has already checked {@code index} against {@link #freeList()}:
-     * tombstones come back with {@link Entity#TOMBSTONE_VERSION}. Agrona's bounds check still applies.
-     *
-     * @param index a packed index.
-     * @return the raw packed value.
-     */
-    public final long packedAt(final int index)
-    {
-        checkIndex(index);
-        return UnsafeApi.getLong(packedAddress + ((long)index << 3));
-    }
-
-    /**
-     * The member in packed slot {@code index}, for flyweights that remember what they point at: {@link Entity#NULL}
-     * when {@code index} is outside {@code [0, freeList())} or the slot holds a tombstone.
-     *
-     * @param index any value.
-     * @return the member in that slot, or {@link Entity#NULL}.
-     */
-    public final long memberInSlot(final int index)
-    {
-        if (index < 0 || index >= freeList())
-        {
-            return Entity.NULL;
-        }
-        final long entity = packedGet(index);
-        return Entity.version(entity) == Entity.TOMBSTONE_VERSION ? Entity.NULL : entity;
-    }
-
-    /**
-     * Checks that packed slot {@code index} still holds {@code entity}: what a flyweight positioned on that entity
-     * asks before an access, so that after the entity was removed, or moved by a swap, sort or compaction, the
-     * flyweight fails instead of reading or writing the entity that took its slot.
-     *
-     * @param index  the slot the flyweight is at.
-     * @param entity the member it was positioned on, as {@link #memberInSlot(int)} gave it.
-     * @throws IllegalStateException if the slot no longer holds {@code entity}, if {@code entity} is
-     *                               {@link Entity#NULL} (the flyweight is on no entity), or if the set is closed.
-     */
-    public final void checkSlot(final int index, final long entity)
-    {
-        ensureOpen();
-        if (entity != Entity.NULL && index >= 0 && index < size && packedGet(index) == entity)
-        {
-            return;
-        }
-        if (entity == Entity.NULL)
-        {
-            throw new IllegalStateException(
-                "a Ref of " + name + " at index " + index + " is on no entity: it was never moved, or was moved " +
-                "to a slot that held no member; move it to a member's index first (a view's cursor moves its Refs " +
-                "in next())");
-        }
-        throw new IllegalStateException(
-            "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
-            ", which is no longer in that slot (removed, or moved by a swap, sort or compact since); " +
-            "move the Ref again, or read the entity's fields through the storage by entity");
-    }
-
-    /**
-     * The index a flyweight may access: {@code index} itself while the set's {@link #layoutVersion()} is still
-     * {@code layoutVersion} (no member can have moved since the flyweight was positioned), otherwise after
-     * {@link #checkSlot(int, long)} confirmed that the slot still holds {@code entity}.
-     *
-     * @param index         the slot the flyweight is at.
-     * @param entity        the member it was positioned on.
-     * @param layoutVersion the {@link #layoutVersion()} when it was positioned, or -1 to force the check.
-     * @return {@code index}.
-     * @throws IllegalStateException as {@link #checkSlot(int, long)}.
-     */
-    public final int refIndex(final int index, final long entity, final long layoutVersion)
-    {
-        if (layoutVersion != this.layoutVersion)
-        {
-            checkSlot(index, entity);
-        }
-        return index;
-    }
-
-    /**
-     * A number that changes whenever a member may have changed slot: on every erase, swap, sort, compaction,
-     * clear and close, and on inserts that reuse or swap a slot (never on an insert that appends). A flyweight that
-     * saw the same number when it was positioned knows its slot still holds its entity without reading the packed
-     * array; only when the number changed does it ask {@link #checkSlot(int, long)}.
-     *
-     * @return the current layout version, never negative.
-     */
-    public final long layoutVersion()
-    {
-        return layoutVersion;
-    }
-
-    /**
-     * Adds {@code entity}. Under {@link DeletionPolicy#IN_PLACE} the most recently freed slot is reused; under
-     * {@link DeletionPolicy#SWAP_ONLY} a released entry of the same index is brought back in front of the boundary.
-     * Payload columns at the returned index hold whatever was there; storages write them next.
+     * Adds {@code entity}. Under {@link DeletionPolicy#IN_PLACE} the most recently freed index is reused; under
+     * {@link DeletionPolicy#SWAP_ONLY} a released entry of the same entity index is brought back in front of the
+     * boundary. Payload columns at the returned index hold whatever was there; storages write them next. Any memory
+     * the insert needs is allocated before anything changes, so a failed allocation leaves the set as it was.
      *
      * @param entity a well-formed handle that is not a member.
      * @return the packed index the entity now occupies.
-     * @throws IllegalArgumentException if {@code entity} is NULL, malformed, already a member, shares its index with
-     *                                  a member of another version, or (for a set bound to a pool) is not alive.
+     * @throws IllegalArgumentException if {@code entity} is NULL, malformed, already a member, shares its entity index
+     *                                  with a member of another version, or (for a set bound to a pool) is not alive.
      * @throws IllegalStateException    if the set is closed.
+     * @throws OutOfMemoryError         if memory for a sparse page or a larger packed array cannot be allocated.
      */
     public final int insert(final long entity)
     {
@@ -361,37 +298,37 @@ public class SparseSet implements AutoCloseable
             if (policy == DeletionPolicy.SWAP_ONLY && existing >= head)
             {
                 packedPut(existing, entity);
-                swapSlots(existing, head);
+                swapIndices(existing, head);
                 memberCount++;
                 return head++;
             }
             throw alreadyPresent(entity, packedGet(existing));
         }
 
-        final int slot;
+        final int index;
         if (policy == DeletionPolicy.IN_PLACE && head != ABSENT)
         {
-            slot = head;
-            head = Entity.index(packedGet(slot));
+            index = head;
+            head = Entity.index(packedGet(index));
             layoutVersion++;
         }
         else
         {
-            if (size == capacity)
+            if (size == dense.capacity())
             {
                 ensureCapacity(size + 1);
             }
-            slot = size++;
+            index = size++;
         }
-        packedPut(slot, entity);
-        UnsafeApi.putInt(sparseAddress, slot);
+        packedPut(index, entity);
+        UnsafeApi.putInt(sparseAddress, index);
         memberCount++;
         if (policy == DeletionPolicy.SWAP_ONLY)
         {
-            swapSlots(slot, head);
+            swapIndices(index, head);
             return head++;
         }
-        return slot;
+        return index;
     }
 
     /**
@@ -421,17 +358,17 @@ public class SparseSet implements AutoCloseable
     {
         ensureOpen();
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
-        final int position = memberAt(entity, sparseAddress);
-        if (position < 0)
+        final int index = indexOf(entity, sparseAddress);
+        if (index < 0)
         {
             return false;
         }
-        eraseAt(position, entity, sparseAddress);
+        eraseAt(index, entity, sparseAddress);
         return true;
     }
 
     /**
-     * Removes every element, tombstone and released entry. Memory stays allocated for reuse; see
+     * Removes every member, tombstone and released entry. Memory stays allocated for reuse; see
      * {@link #shrinkToFit()}.
      *
      * @throws IllegalStateException if the set is closed.
@@ -454,11 +391,12 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Makes room for {@code capacity} packed slots without further allocation.
+     * Makes room for {@code capacity} packed indices without further allocation.
      *
-     * @param capacity slots wanted, up to {@link #MAX_CAPACITY}.
+     * @param capacity indices wanted, up to {@link #MAX_CAPACITY}.
      * @throws IllegalArgumentException if {@code capacity} is negative or above {@link #MAX_CAPACITY}.
      * @throws IllegalStateException    if the set is closed.
+     * @throws OutOfMemoryError         if the memory cannot be allocated; the set is unchanged.
      */
     public final void reserve(final int capacity)
     {
@@ -466,9 +404,9 @@ public class SparseSet implements AutoCloseable
         if (capacity < 0 || capacity > MAX_CAPACITY)
         {
             throw new IllegalArgumentException(
-                "cannot reserve " + capacity + " slots in " + name + ": allowed range is [0, " + MAX_CAPACITY + "]");
+                "cannot reserve " + capacity + " indices in " + name + ": allowed range is [0, " + MAX_CAPACITY + "]");
         }
-        if (capacity > this.capacity)
+        if (capacity > dense.capacity())
         {
             resizeDense(capacity);
         }
@@ -479,15 +417,16 @@ public class SparseSet implements AutoCloseable
      * sparse pages that map no element.
      *
      * @throws IllegalStateException if the set is closed.
+     * @throws OutOfMemoryError      if the smaller packed array cannot be allocated; the set is unchanged.
      */
     public final void shrinkToFit()
     {
         ensureOpen();
-        if (capacity > size)
+        if (dense.capacity() > size)
         {
             resizeDense(size);
         }
-        final boolean[] used = new boolean[pages.length];
+        final boolean[] used = new boolean[pageAddresses.length];
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
@@ -496,39 +435,39 @@ public class SparseSet implements AutoCloseable
                 used[Entity.index(entity) >>> PAGE_SHIFT] = true;
             }
         }
-        for (int p = 0; p < pages.length; p++)
+        for (int p = 0; p < pageAddresses.length; p++)
         {
-            if (!used[p] && pages[p] != null)
+            if (!used[p] && pageAddresses[p] != 0)
             {
-                offHeap.free(pages[p]);
-                pages[p] = null;
+                offHeap.free(pageAddresses[p]);
                 pageAddresses[p] = 0;
             }
         }
     }
 
     /**
-     * Exchanges the packed slots (and payload) of two members.
+     * Exchanges the packed indices (and payload) of two members.
      *
      * @param first  a member.
      * @param second a member.
      * @throws IllegalArgumentException if either is not a member.
-     * @throws IllegalStateException    if the set is closed.
+     * @throws IllegalStateException    if the set is closed or being iterated.
      */
     public final void swapElements(final long first, final long second)
     {
-        ensureOpen();
-        final int a = memberIndex(first);
+        ensureReorderable("swapElements");
+        final int a = indexOf(first);
         if (a < 0)
         {
             throw notMember(first);
         }
-        final int b = memberIndex(second);
+        final int b = indexOf(second);
         if (b < 0)
         {
             throw notMember(second);
         }
-        swapSlots(a, b);
+        reorderCount++;
+        swapIndices(a, b);
     }
 
     /**
@@ -536,11 +475,12 @@ public class SparseSet implements AutoCloseable
      * remains, so {@code size() == memberCount()}; payload moves with its entity. {@link DeletionPolicy#SWAP_ONLY}:
      * drops the released region. {@link DeletionPolicy#SWAP_AND_POP}: nothing to do.
      *
-     * @throws IllegalStateException if the set is closed.
+     * @throws IllegalStateException if the set is closed or being iterated.
      */
     public final void compact()
     {
-        ensureOpen();
+        ensureReorderable("compact");
+        reorderCount++;
         if (policy == DeletionPolicy.IN_PLACE)
         {
             int to = 0;
@@ -559,7 +499,7 @@ public class SparseSet implements AutoCloseable
                 {
                     break;
                 }
-                moveSlot(from - 1, to);
+                moveIndex(from - 1, to);
                 from--;
                 to++;
             }
@@ -583,14 +523,14 @@ public class SparseSet implements AutoCloseable
      * a {@link DeletionPolicy#SWAP_ONLY} set sorts its members and leaves the released region as it is.
      *
      * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
-     * @throws IllegalStateException if the set is closed, or if the comparator changed its size or closed it (the
-     *                               sort is then not applied).
+     * @throws IllegalStateException if the set is closed or being iterated, or if the comparator changed or closed
+     *                               it (the sort is then not applied).
      */
     public final void sort(final IndexComparator comparator)
     {
-        ensureOpen();
+        ensureReorderable("sort");
         compactTombstones();
-        final int length = freeList();
+        final int length = extent();
         final int[] order = new int[length];
         for (int i = 0; i < length; i++)
         {
@@ -599,14 +539,17 @@ public class SparseSet implements AutoCloseable
         // Iteration runs from the back, so the packed array holds the comparator's order reversed.
         final int sizeBefore = size;
         final int membersBefore = memberCount;
-        PositionSort.sort(order, length, (left, right) -> comparator.compare(right, left));
-        // The permutation writes raw memory below length: refuse if the comparator shrank or closed the set.
-        if (closed || size != sizeBefore || memberCount != membersBefore || freeList() != length)
+        final long layoutBefore = layoutVersion;
+        IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
+        // The permutation writes raw memory below length: refuse if the comparator changed or closed the set.
+        if (closed || layoutVersion != layoutBefore || size != sizeBefore || memberCount != membersBefore)
         {
             throw new IllegalStateException(
-                "the comparator passed to sort() changed " + name + " (size " + sizeBefore + " -> " + size +
-                (closed ? ", closed" : "") + "); a comparator must only read the set, so the sort was not applied");
+                "the comparator passed to sort() changed " + name + " (" + (closed ? "closed it" :
+                "members " + membersBefore + " -> " + memberCount + ", size " + sizeBefore + " -> " + size) +
+                "); a comparator must only read the set, so the sort was not applied");
         }
+        reorderCount++;
         applyPermutation(order, length);
     }
 
@@ -615,42 +558,100 @@ public class SparseSet implements AutoCloseable
      * {@code other} visits them; the other members follow. Compacts an {@link DeletionPolicy#IN_PLACE} set first.
      *
      * @param other the set whose order to copy; it is not changed.
-     * @throws IllegalStateException if either set is closed.
+     * @throws IllegalStateException if either set is closed, or this one is being iterated.
      */
     public final void sortAs(final SparseSet other)
     {
-        ensureOpen();
+        ensureReorderable("sortAs");
         other.ensureOpen();
         compactTombstones();
-        int target = freeList() - 1;
-        for (int i = other.freeList() - 1; i >= 0 && target > 0; i--)
+        reorderCount++;
+        int target = extent() - 1;
+        for (int i = other.extent() - 1; i >= 0 && target > 0; i--)
         {
-            final int position = memberIndex(other.packedGet(i));
-            if (position >= 0)
+            final int index = indexOf(other.packedGet(i));
+            if (index >= 0)
             {
-                swapSlots(position, target--);
+                swapIndices(index, target--);
             }
         }
     }
 
     /**
      * Visits every member from the back of the packed array to the front. Erasing the member being visited is safe;
-     * members inserted meanwhile may or may not be visited.
+     * members inserted meanwhile may or may not be visited; reordering this set or closing its memory's owner from
+     * {@code action} throws {@link IllegalStateException}.
      *
      * @param action receives each member's handle.
      * @throws IllegalStateException if the set is closed.
      */
     public final void forEach(final LongConsumer action)
     {
-        ensureOpen();
-        for (int i = freeList(); (i = Math.min(i, freeList()) - 1) >= 0; )
+        beginIteration();
+        try
         {
-            final long entity = packedGet(i);
-            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+            for (int i = extent(); (i = Math.min(i, extent()) - 1) >= 0; )
             {
-                action.accept(entity);
+                final long entity = packedGet(i);
+                if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+                {
+                    action.accept(entity);
+                }
             }
         }
+        finally
+        {
+            endIteration();
+        }
+    }
+
+    /**
+     * Announces an iteration over this set, on any thread: until the matching {@link #endIteration()}, operations
+     * that reorder members throw, and so does closing the memory's owner. Every call must be paired with
+     * {@link #endIteration()} in a {@code finally} block. Costs one atomic update.
+     *
+     * @throws IllegalStateException if the set is closed or being closed.
+     */
+    public final void beginIteration()
+    {
+        ITERATIONS.getAndAdd(this, 1);
+        if (offHeap.isClosing())
+        {
+            ITERATIONS.getAndAdd(this, -1);
+            ensureOpen();
+            throw new IllegalStateException(name + " is being closed by another thread; it cannot be iterated");
+        }
+    }
+
+    /**
+     * Ends an iteration announced by {@link #beginIteration()}.
+     */
+    public final void endIteration()
+    {
+        ITERATIONS.getAndAdd(this, -1);
+        Reference.reachabilityFence(this);
+    }
+
+    /**
+     * Whether an iteration announced by {@link #beginIteration()} is in progress on any thread.
+     *
+     * @return true while one is.
+     */
+    public final boolean isIterating()
+    {
+        return iterations > 0;
+    }
+
+    /**
+     * A number that changes whenever members are reordered on purpose ({@link #sort}, {@link #sortAs},
+     * {@link #swapElements}, {@link #compact()}); a cursor compares it at each step to detect a reordering it could
+     * not prevent.
+     *
+     * @return the current reorder count.
+     */
+    public final int reorderCount()
+    {
+        return reorderCount;
     }
 
     /**
@@ -660,23 +661,19 @@ public class SparseSet implements AutoCloseable
      */
     public final long offHeapBytes()
     {
-        long bytes = packed.capacity();
-        for (final UnsafeBuffer column : columns)
+        long bytes = dense.bytes();
+        for (final long page : pageAddresses)
         {
-            bytes += column.capacity();
-        }
-        for (final UnsafeBuffer page : pages)
-        {
-            if (page != null)
+            if (page != 0)
             {
-                bytes += page.capacity();
+                bytes += PAGE_BYTES;
             }
         }
         return bytes;
     }
 
     /**
-     * Whether {@link #close()} has run.
+     * Whether this set's memory has been freed, by {@link #close()} or by closing its world.
      *
      * @return true once closed.
      */
@@ -686,41 +683,29 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Frees all off-heap memory of this set. Afterwards every operation on elements or memory (insert, erase,
-     * remove, lookups such as {@link #contains(long)}, {@link #indexOf(long)} and {@link #entityAt(int)}, iteration,
-     * sorting, clear, compact, reserve, shrinkToFit, {@link #checkIndex(int)}, {@link #requireIndex(long)}) throws
-     * {@link IllegalStateException}; the counters ({@link #size()}, {@link #memberCount()}, {@link #freeList()},
-     * {@link #capacity()}, {@link #offHeapBytes()}) read 0 and {@link #memberIndex(long)} finds nothing, so a view
-     * over a closed set sees it empty. Idempotent.
+     * Frees all off-heap memory of a standalone set. Afterwards every operation on elements or memory (insert,
+     * erase, remove, lookups such as {@link #contains(long)} and {@link #entityAt(int)}, iteration, sorting, clear,
+     * compact, reserve, shrinkToFit) throws {@link IllegalStateException}; the counters ({@link #size()},
+     * {@link #memberCount()}, {@link #extent()}, {@link #capacity()}, {@link #offHeapBytes()}) read 0 and
+     * {@link #indexOf(long)} finds nothing, so a view over a closed set sees it empty. Idempotent.
+     *
+     * @throws IllegalStateException if the set belongs to a {@link dev.cairn.World} (close the world instead), or if
+     *                               it is being iterated on any thread; nothing is closed then.
      */
     @Override
     public void close()
     {
-        if (closed)
+        if (!ownsMemory)
         {
-            return;
-        }
-        closed = true;
-        offHeap.free(packed);
-        for (final UnsafeBuffer column : columns)
-        {
-            offHeap.free(column);
-        }
-        for (final UnsafeBuffer page : pages)
-        {
-            if (page != null)
+            if (closed)
             {
-                offHeap.free(page);
+                return;
             }
+            throw new IllegalStateException(
+                name + " belongs to a World and lives as long as it: close the World instead (closing one storage " +
+                "would leave the world's entities half-removed)");
         }
-        pages = NO_PAGES;
-        pageAddresses = NO_PAGE_ADDRESSES;
-        capacity = 0;
-        refreshDenseAddresses();
-        size = 0;
-        memberCount = 0;
-        head = initialHead(policy);
-        layoutVersion++;
+        offHeap.close();
     }
 
     /**
@@ -735,42 +720,6 @@ public class SparseSet implements AutoCloseable
             throw new IllegalStateException(
                 name + " is closed and its off-heap memory freed; create a new World (or set) to continue");
         }
-    }
-
-    /**
-     * Checks a packed index against {@link #size()}.
-     *
-     * @param index a packed index.
-     * @throws IndexOutOfBoundsException naming the index and the valid range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    public final void checkIndex(final int index)
-    {
-        if (index < 0 || index >= size)
-        {
-            ensureOpen();
-            throw new IndexOutOfBoundsException(
-                "index " + index + " is outside [0, " + size + ") of " + name);
-        }
-    }
-
-    /**
-     * The packed index of a member, or an exception that says why it is not one.
-     *
-     * @param entity the handle to look up.
-     * @return its packed index.
-     * @throws IllegalArgumentException if {@code entity} is not a member.
-     * @throws IllegalStateException    if the set is closed.
-     */
-    public final int requireIndex(final long entity)
-    {
-        final int position = memberIndex(entity);
-        if (position < 0)
-        {
-            ensureOpen();
-            throw notMember(entity);
-        }
-        return position;
     }
 
     /**
@@ -790,252 +739,154 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Payload column {@code k}: one value of the width given at construction per packed slot. The buffer object is
-     * stable for the life of the set; the memory behind it moves when the set grows.
+     * Checks a packed index against {@link #size()}.
      *
-     * @param k column number.
-     * @return the column buffer.
+     * @param index a packed index.
+     * @throws IndexOutOfBoundsException naming the index and the valid range.
+     * @throws IllegalStateException     if the set is closed.
      */
-    protected final UnsafeBuffer column(final int k)
+    protected final void checkIndex(final int index)
     {
-        return columns[k];
+        if (index < 0 || index >= size)
+        {
+            ensureOpen();
+            throw new IndexOutOfBoundsException(
+                "index " + index + " is outside [0, " + size + ") of " + name);
+        }
     }
 
     /**
-     * Reads a {@code byte} from a payload column.
+     * The packed index of a member, or an exception that says why it is not one.
      *
-     * @param column a column of 1 byte.
+     * @param entity the handle to look up.
+     * @return its packed index.
+     * @throws IllegalArgumentException if {@code entity} is not a member.
+     * @throws IllegalStateException    if the set is closed.
+     */
+    protected final int requireIndex(final long entity)
+    {
+        final int index = indexOf(entity);
+        if (index < 0)
+        {
+            ensureOpen();
+            throw notMember(entity);
+        }
+        return index;
+    }
+
+    /**
+     * The address of element {@code index} of payload column {@code column} (counted from 0), after checking the
+     * index against {@link #size()} (which never exceeds the capacity) and the element width against the column's.
+     *
+     * @param column a payload column.
      * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
+     * @param shift  log2 of the width the caller reads or writes.
+     * @return the element's address.
      * @throws IndexOutOfBoundsException if {@code index} is out of range.
      * @throws IllegalStateException     if the set is closed.
      */
-    protected final byte getByte(final int column, final int index)
-    {
-        return UnsafeApi.getByte(columnAddress(column, index, 0));
-    }
-
-    /**
-     * Writes a {@code byte} into a payload column.
-     *
-     * @param column a column of 1 byte.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final void putByte(final int column, final int index, final byte value)
-    {
-        UnsafeApi.putByte(columnAddress(column, index, 0), value);
-    }
-
-    /**
-     * Reads a {@code short} from a payload column.
-     *
-     * @param column a column of 2 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final short getShort(final int column, final int index)
-    {
-        return UnsafeApi.getShort(columnAddress(column, index, 1));
-    }
-
-    /**
-     * Writes a {@code short} into a payload column.
-     *
-     * @param column a column of 2 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final void putShort(final int column, final int index, final short value)
-    {
-        UnsafeApi.putShort(columnAddress(column, index, 1), value);
-    }
-
-    /**
-     * Reads a {@code char} from a payload column.
-     *
-     * @param column a column of 2 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final char getChar(final int column, final int index)
-    {
-        return UnsafeApi.getChar(columnAddress(column, index, 1));
-    }
-
-    /**
-     * Writes a {@code char} into a payload column.
-     *
-     * @param column a column of 2 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final void putChar(final int column, final int index, final char value)
-    {
-        UnsafeApi.putChar(columnAddress(column, index, 1), value);
-    }
-
-    /**
-     * Reads an {@code int} from a payload column.
-     *
-     * @param column a column of 4 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final int getInt(final int column, final int index)
-    {
-        return UnsafeApi.getInt(columnAddress(column, index, 2));
-    }
-
-    /**
-     * Writes an {@code int} into a payload column.
-     *
-     * @param column a column of 4 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final void putInt(final int column, final int index, final int value)
-    {
-        UnsafeApi.putInt(columnAddress(column, index, 2), value);
-    }
-
-    /**
-     * Reads a {@code float} from a payload column.
-     *
-     * @param column a column of 4 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final float getFloat(final int column, final int index)
-    {
-        return UnsafeApi.getFloat(columnAddress(column, index, 2));
-    }
-
-    /**
-     * Writes a {@code float} into a payload column.
-     *
-     * @param column a column of 4 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final void putFloat(final int column, final int index, final float value)
-    {
-        UnsafeApi.putFloat(columnAddress(column, index, 2), value);
-    }
-
-    /**
-     * Reads a {@code long} from a payload column.
-     *
-     * @param column a column of 8 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final long getLong(final int column, final int index)
-    {
-        return UnsafeApi.getLong(columnAddress(column, index, 3));
-    }
-
-    /**
-     * Writes a {@code long} into a payload column.
-     *
-     * @param column a column of 8 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final void putLong(final int column, final int index, final long value)
-    {
-        UnsafeApi.putLong(columnAddress(column, index, 3), value);
-    }
-
-    /**
-     * Reads a {@code double} from a payload column.
-     *
-     * @param column a column of 8 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final double getDouble(final int column, final int index)
-    {
-        return UnsafeApi.getDouble(columnAddress(column, index, 3));
-    }
-
-    /**
-     * Writes a {@code double} into a payload column.
-     *
-     * @param column a column of 8 bytes.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
-     */
-    protected final void putDouble(final int column, final int index, final double value)
-    {
-        UnsafeApi.putDouble(columnAddress(column, index, 3), value);
-    }
-
-    /**
-     * The address of element {@code index} of a column, after checking the index against {@link #size()} (which
-     * never exceeds the columns' capacity) and the element width against the column's.
-     */
-    private long columnAddress(final int column, final int index, final int shift)
+    protected final long payloadAddress(final int column, final int index, final int shift)
     {
         checkIndex(index);
-        if (columnShifts[column] != shift)
+        final int k = column + 1;
+        if (dense.shift(k) != shift)
         {
             throw new IllegalArgumentException(
-                "column " + column + " of " + name + " holds " + (1 << columnShifts[column]) +
+                "payload column " + column + " of " + name + " holds " + (1 << dense.shift(k)) +
                 "-byte values, not " + (1 << shift) + "-byte ones");
         }
-        return columnAddresses[column] + ((long)index << shift);
+        return dense.address(k) + ((long)index << shift);
     }
 
-    /** Erases the member at {@code position}, whose sparse entry is at {@code sparseAddress}. */
-    private void eraseAt(final int position, final long entity, final long sparseAddress)
+    /**
+     * The member at packed index {@code index}, for flyweights that remember what they point at:
+     * {@link Entity#NULL} when {@code index} is outside {@code [0, extent())} or holds a tombstone.
+     *
+     * @param index any value.
+     * @return the member at that index, or {@link Entity#NULL}.
+     */
+    protected final long memberAt(final int index)
+    {
+        if (index < 0 || index >= extent())
+        {
+            return Entity.NULL;
+        }
+        final long entity = packedGet(index);
+        return Entity.version(entity) == Entity.TOMBSTONE_VERSION ? Entity.NULL : entity;
+    }
+
+    /**
+     * A number that changes whenever a member may have changed index: on every erase, swap, sort, compaction,
+     * clear and close, and on inserts that reuse or swap an index (never on an insert that appends). A flyweight that
+     * saw the same number when it was positioned knows its index still holds its entity without reading the packed
+     * array.
+     *
+     * @return the current layout version, never negative.
+     */
+    protected final long layoutVersion()
+    {
+        return layoutVersion;
+    }
+
+    /**
+     * The index a flyweight positioned on {@code entity} at {@code index} may access: {@code index} itself while
+     * {@link #layoutVersion()} is still {@code layoutVersion}, otherwise after checking that the index still holds
+     * {@code entity}, so that after the entity was removed or moved the flyweight fails instead of reading or writing
+     * the entity that took its place.
+     *
+     * @param index         the index the flyweight is at.
+     * @param entity        the member it was positioned on, as {@link #memberAt(int)} gave it.
+     * @param layoutVersion the {@link #layoutVersion()} when it was positioned, or -1 to force the check.
+     * @return {@code index}.
+     * @throws IllegalStateException if the index no longer holds {@code entity}, if {@code entity} is
+     *                               {@link Entity#NULL} (the flyweight is on no entity), or if the set is closed.
+     */
+    protected final int refIndex(final int index, final long entity, final long layoutVersion)
+    {
+        if (layoutVersion != this.layoutVersion)
+        {
+            ensureOpen();
+            if (entity == Entity.NULL)
+            {
+                throw new IllegalStateException(
+                    "a Ref of " + name + " is on no entity: it was never moved, was moved to an index that held " +
+                    "no member, or its iteration ended; move it to a member's index first (a view's cursor moves its " +
+                    "Refs in next())");
+            }
+            if (index >= size || packedGet(index) != entity)
+            {
+                throw new IllegalStateException(
+                    "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
+                    ", which is no longer at that index (removed, or moved by a swap, sort or compact since); " +
+                    "move the Ref again, or read the entity's fields through the storage by entity");
+            }
+        }
+        return index;
+    }
+
+    /** Erases the member at {@code index}, whose sparse entry is at {@code sparseAddress}. */
+    private void eraseAt(final int index, final long entity, final long sparseAddress)
     {
         if (policy == DeletionPolicy.SWAP_AND_POP)
         {
             final int last = size - 1;
-            if (position != last)
+            if (index != last)
             {
-                moveSlot(last, position);
+                moveIndex(last, index);
             }
             UnsafeApi.putInt(sparseAddress, ABSENT);
             size = last;
         }
         else if (policy == DeletionPolicy.IN_PLACE)
         {
-            packedPut(position, Entity.combine(head, Entity.TOMBSTONE_VERSION));
-            head = position;
+            packedPut(index, Entity.combine(head, Entity.TOMBSTONE_VERSION));
+            head = index;
             UnsafeApi.putInt(sparseAddress, ABSENT);
         }
         else
         {
-            packedPut(position, Entity.next(entity));
-            swapSlots(position, --head);
+            packedPut(index, Entity.next(entity));
+            swapIndices(index, --head);
         }
         memberCount--;
         layoutVersion++;
@@ -1050,8 +901,8 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Rearranges {@code [0, length)} so that slot {@code k} receives the element that was at {@code order[k]},
-     * following each permutation cycle once: O(length) swaps of the packed array and of every column.
+     * Rearranges {@code [0, length)} so that index {@code k} receives the element that was at {@code order[k]},
+     * following each permutation cycle once: O(length) swaps of every column.
      */
     private void applyPermutation(final int[] order, final int length)
     {
@@ -1062,7 +913,7 @@ public class SparseSet implements AutoCloseable
             while (order[current] != start)
             {
                 final int next = order[current];
-                swapDense(current, next);
+                dense.swap(current, next);
                 order[current] = current;
                 current = next;
             }
@@ -1074,111 +925,56 @@ public class SparseSet implements AutoCloseable
         }
     }
 
-    private boolean isTombstone(final int position)
+    private boolean isTombstone(final int index)
     {
-        return Entity.version(packedGet(position)) == Entity.TOMBSTONE_VERSION;
+        return Entity.version(packedGet(index)) == Entity.TOMBSTONE_VERSION;
     }
 
     /** Moves the element at {@code from} (never a tombstone) to {@code to}, with its payload, and re-points sparse. */
-    private void moveSlot(final int from, final int to)
+    private void moveIndex(final int from, final int to)
     {
         layoutVersion++;
         final long entity = packedGet(from);
-        packedPut(to, entity);
-        final long[] addresses = columnAddresses;
-        for (int k = 0; k < addresses.length; k++)
-        {
-            final long base = addresses[k];
-            switch (columnShifts[k])
-            {
-                case 0:
-                    UnsafeApi.putByte(base + to, UnsafeApi.getByte(base + from));
-                    break;
-                case 1:
-                    UnsafeApi.putShort(base + ((long)to << 1), UnsafeApi.getShort(base + ((long)from << 1)));
-                    break;
-                case 2:
-                    UnsafeApi.putInt(base + ((long)to << 2), UnsafeApi.getInt(base + ((long)from << 2)));
-                    break;
-                default:
-                    UnsafeApi.putLong(base + ((long)to << 3), UnsafeApi.getLong(base + ((long)from << 3)));
-                    break;
-            }
-        }
+        dense.move(from, to);
         sparsePut(Entity.index(entity), to);
     }
 
-    /** Swaps two slots (packed, payload and their sparse entries); neither may be a tombstone. */
-    private void swapSlots(final int a, final int b)
+    /** Swaps two indices (packed, payload and their sparse entries); neither may be a tombstone. */
+    private void swapIndices(final int a, final int b)
     {
         if (a == b)
         {
             return;
         }
         layoutVersion++;
-        swapDense(a, b);
+        dense.swap(a, b);
         sparsePut(Entity.index(packedGet(a)), a);
         sparsePut(Entity.index(packedGet(b)), b);
     }
 
-    /** Swaps two slots of the packed array and every column, leaving sparse alone. */
-    private void swapDense(final int a, final int b)
+    private void ensureReorderable(final String operation)
     {
-        final long entity = packedGet(a);
-        packedPut(a, packedGet(b));
-        packedPut(b, entity);
-        final long[] addresses = columnAddresses;
-        for (int k = 0; k < addresses.length; k++)
+        ensureOpen();
+        if (isIterating())
         {
-            final int shift = columnShifts[k];
-            final long addressA = addresses[k] + ((long)a << shift);
-            final long addressB = addresses[k] + ((long)b << shift);
-            switch (shift)
-            {
-                case 0:
-                {
-                    final byte value = UnsafeApi.getByte(addressA);
-                    UnsafeApi.putByte(addressA, UnsafeApi.getByte(addressB));
-                    UnsafeApi.putByte(addressB, value);
-                    break;
-                }
-                case 1:
-                {
-                    final short value = UnsafeApi.getShort(addressA);
-                    UnsafeApi.putShort(addressA, UnsafeApi.getShort(addressB));
-                    UnsafeApi.putShort(addressB, value);
-                    break;
-                }
-                case 2:
-                {
-                    final int value = UnsafeApi.getInt(addressA);
-                    UnsafeApi.putInt(addressA, UnsafeApi.getInt(addressB));
-                    UnsafeApi.putInt(addressB, value);
-                    break;
-                }
-                default:
-                {
-                    final long value = UnsafeApi.getLong(addressA);
-                    UnsafeApi.putLong(addressA, UnsafeApi.getLong(addressB));
-                    UnsafeApi.putLong(addressB, value);
-                    break;
-                }
-            }
+            throw new IllegalStateException(
+                "cannot " + operation + " " + name + " while it is being iterated: reordering it would make the " +
+                "iteration visit some members twice and others never; do it after the iteration returns");
         }
     }
 
     /*
-     * Unchecked access to the packed array. Every caller passes a slot below size(), or the slot being appended
+     * Unchecked access to the packed array. Every caller passes an index below size(), or the index being appended
      * after the capacity check in insert(); the model-based tests hold the set to these invariants.
      */
-    private long packedGet(final int slot)
+    private long packedGet(final int index)
     {
-        return UnsafeApi.getLong(packedAddress + ((long)slot << 3));
+        return UnsafeApi.getLong(packedAddress + ((long)index << 3));
     }
 
-    private void packedPut(final int slot, final long entity)
+    private void packedPut(final int index, final long entity)
     {
-        UnsafeApi.putLong(packedAddress + ((long)slot << 3), entity);
+        UnsafeApi.putLong(packedAddress + ((long)index << 3), entity);
     }
 
     /** The address of the sparse page holding {@code entityIndex}, allocated (all -1) if it does not exist yet. */
@@ -1199,33 +995,24 @@ public class SparseSet implements AutoCloseable
 
     private long allocatePage(final int page)
     {
-        if (page >= pages.length)
+        if (page >= pageAddresses.length)
         {
-            final int length = Math.max(page + 1, pages.length * 2);
-            pages = Arrays.copyOf(pages, length);
-            pageAddresses = Arrays.copyOf(pageAddresses, length);
+            pageAddresses = Arrays.copyOf(pageAddresses, Math.max(page + 1, pageAddresses.length * 2));
         }
-        final UnsafeBuffer buffer = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
-        pages[page] = buffer;
-        pageAddresses[page] = buffer.addressOffset();
-        return buffer.addressOffset();
-    }
-
-    private int sparseGet(final int entityIndex)
-    {
-        final long address = sparseAddressOf(entityIndex);
-        return address == 0 ? ABSENT : UnsafeApi.getInt(address);
+        final long address = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
+        pageAddresses[page] = address;
+        return address;
     }
 
     /** The packed index of {@code entity} if it is a member, given its sparse entry's address (0: none), else -1. */
-    private int memberAt(final long entity, final long sparseAddress)
+    private int indexOf(final long entity, final long sparseAddress)
     {
         if (sparseAddress == 0)
         {
             return ABSENT;
         }
-        final int position = UnsafeApi.getInt(sparseAddress);
-        return position >= 0 && position < freeList() && packedGet(position) == entity ? position : ABSENT;
+        final int index = UnsafeApi.getInt(sparseAddress);
+        return index >= 0 && index < extent() && packedGet(index) == entity ? index : ABSENT;
     }
 
     /** The address of the sparse entry of {@code entityIndex}, or 0 if its page does not exist (or it is negative). */
@@ -1244,57 +1031,42 @@ public class SparseSet implements AutoCloseable
         return 0;
     }
 
-    private void sparsePut(final int entityIndex, final int position)
+    /** Writes a sparse entry whose page exists: every caller re-points an entity that is, or just was, in the set. */
+    private void sparsePut(final int entityIndex, final int index)
     {
-        final int page = entityIndex >>> PAGE_SHIFT;
-        final long address = page < pageAddresses.length ? pageAddresses[page] : 0;
-        if (address != 0)
-        {
-            UnsafeApi.putInt(address + ((long)(entityIndex & PAGE_MASK) << 2), position);
-        }
-        else if (position != ABSENT)
-        {
-            UnsafeApi.putInt(allocatePage(page) + ((long)(entityIndex & PAGE_MASK) << 2), position);
-        }
+        UnsafeApi.putInt(pageAddresses[entityIndex >>> PAGE_SHIFT] + ((long)(entityIndex & PAGE_MASK) << 2), index);
     }
 
     private void ensureCapacity(final int needed)
     {
-        if (needed > capacity)
+        if (needed > MAX_CAPACITY)
         {
-            if (needed > MAX_CAPACITY)
-            {
-                throw new IllegalStateException(
-                    name + " is full: it holds " + size + " slots, the most a set can hold is " + MAX_CAPACITY);
-            }
-            final long grown = Math.max(16L, capacity + (capacity >> 1));
-            resizeDense((int)Math.min(MAX_CAPACITY, Math.max(needed, grown)));
+            throw new IllegalStateException(
+                name + " is full: it holds " + size + " indices, the most a set can hold is " + MAX_CAPACITY);
         }
+        final int capacity = dense.capacity();
+        final long grown = Math.max(16L, capacity + (capacity >> 1));
+        resizeDense((int)Math.min(MAX_CAPACITY, Math.max(needed, grown)));
     }
 
     private void resizeDense(final int newCapacity)
     {
-        offHeap.resize(packed, newCapacity << 3, (byte)0);
-        for (int k = 0; k < columns.length; k++)
-        {
-            offHeap.resize(columns[k], newCapacity << columnShifts[k], (byte)0);
-        }
-        capacity = newCapacity;
-        refreshDenseAddresses();
+        dense.grow(newCapacity);
+        packedAddress = dense.address(0);
     }
 
-    private void refreshDenseAddresses()
+    /** The world closed: its memory is about to be freed, so forget every address and read as empty. */
+    private void forgetMemory()
     {
-        packedAddress = addressOf(packed);
-        for (int k = 0; k < columns.length; k++)
-        {
-            columnAddresses[k] = addressOf(columns[k]);
-        }
-    }
-
-    private static long addressOf(final UnsafeBuffer buffer)
-    {
-        return buffer.capacity() == 0 ? 0 : buffer.addressOffset();
+        closed = true;
+        dense.free();
+        pageAddresses = NO_PAGES;
+        packedAddress = 0;
+        size = 0;
+        memberCount = 0;
+        head = initialHead(policy);
+        layoutVersion++;
+        reorderCount++;
     }
 
     private void checkInsertable(final long entity)
@@ -1320,7 +1092,7 @@ public class SparseSet implements AutoCloseable
                 "; check contains() first, or write the existing value instead of inserting");
         }
         return new IllegalArgumentException(
-            "cannot insert " + Entity.toString(entity) + " into " + name + ": index " + Entity.index(entity) +
+            "cannot insert " + Entity.toString(entity) + " into " + name + ": entity index " + Entity.index(entity) +
             " is held by " + Entity.toString(holder) + "; erase that handle first");
     }
 
@@ -1339,22 +1111,5 @@ public class SparseSet implements AutoCloseable
     private static int initialHead(final DeletionPolicy policy)
     {
         return policy == DeletionPolicy.IN_PLACE ? ABSENT : 0;
-    }
-
-    private static int shiftOf(final int width)
-    {
-        switch (width)
-        {
-            case 1:
-                return 0;
-            case 2:
-                return 1;
-            case 4:
-                return 2;
-            case 8:
-                return 3;
-            default:
-                throw new IllegalArgumentException("column width " + width + " is not 1, 2, 4 or 8 bytes");
-        }
     }
 }

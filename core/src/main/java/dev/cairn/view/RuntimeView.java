@@ -1,10 +1,10 @@
 package dev.cairn.view;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
+import dev.cairn.storage.Storages;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,7 +23,7 @@ import java.util.function.LongConsumer;
  * by-entity accessor costs a sparse lookup. Generated views ({@link dev.cairn.View}) pass positioned accessors and are
  * the fast path; both follow the same rules.
  * <p>
- * <b>Iteration.</b> Each iteration leads with the included set that is smallest (by {@link SparseSet#freeList()})
+ * <b>Iteration.</b> Each iteration leads with the included set that is smallest (by {@link SparseSet#extent()})
  * when it starts, walks it from back to front and checks every other set, first at the same packed index and then
  * through its sparse array. {@link dev.cairn.DeletionPolicy#IN_PLACE} tombstones and
  * {@link dev.cairn.DeletionPolicy#SWAP_ONLY} released entries are never visited.
@@ -33,15 +33,17 @@ import java.util.function.LongConsumer;
  * match meanwhile (components added, entities created) may or may not be visited, and are never visited twice, unless
  * an entity stops matching and matches again during the same iteration. Removing <em>other</em> entities from the
  * leading set is not supported while iterating (swap-and-pop can move an already visited entity into the unvisited
- * part). A view holds no state between iterations: keep it and iterate it again after any change.
+ * part). Reordering the leading set ({@code sort}, {@code sortAs}, {@code swapElements}, {@code compact}) from the
+ * action throws {@link IllegalStateException}. A view holds no state between iterations: keep it and iterate it again
+ * after any change.
  * <p>
  * <b>Closing.</b> After the world (or a set) is closed, every method except {@link #included(int)},
- * {@link #excluded(int)} and the counts throws {@link IllegalStateException}; an iteration during which the world is
- * closed stops and throws it too. Not thread-safe.
+ * {@link #excluded(int)} and the counts throws {@link IllegalStateException}; closing the world while an iteration
+ * is in progress throws and closes nothing. Not thread-safe.
  */
 public final class RuntimeView
 {
-    private final World world;
+    private final Storages world;
     private final SparseSet[] included;
     private final SparseSet[] excluded;
 
@@ -58,15 +60,16 @@ public final class RuntimeView
     }
 
     /**
-     * Creates a view over sets of a world; what {@link World#view(Class[])} calls.
+     * Creates a view over sets of a world; what {@link dev.cairn.World#view(Class[])} calls.
      *
-     * @param world    the world the sets belong to, used to resolve {@link #without(Class[])}; may be null.
+     * @param world    where {@link #without(Class[])} finds storages (the world the sets belong to); may be null.
      * @param included sets an entity must be a member of; at least one.
      * @param excluded sets an entity must not be a member of.
-     * @throws IllegalArgumentException if {@code included} is empty.
+     * @throws IllegalArgumentException if {@code included} is empty, a set is null, or a set is both included and
+     *                                  excluded (the view would visit nothing).
      */
     public RuntimeView(
-        final World world, final List<? extends SparseSet> included, final List<? extends SparseSet> excluded)
+        final Storages world, final List<? extends SparseSet> included, final List<? extends SparseSet> excluded)
     {
         if (included.isEmpty())
         {
@@ -76,6 +79,19 @@ public final class RuntimeView
         this.world = world;
         this.included = included.toArray(new SparseSet[0]);
         this.excluded = excluded.toArray(new SparseSet[0]);
+        for (final SparseSet set : this.excluded)
+        {
+            if (Arrays.asList(this.included).contains(set))
+            {
+                throw new IllegalArgumentException(
+                    set.name() + " is both included in and excluded from this view, so it would visit nothing; " +
+                    "list it on one side only");
+            }
+        }
+        if (Arrays.asList(this.included).contains(null) || Arrays.asList(this.excluded).contains(null))
+        {
+            throw new NullPointerException("a view's sets must not be null");
+        }
     }
 
     /**
@@ -86,6 +102,7 @@ public final class RuntimeView
      */
     public RuntimeView without(final SparseSet... more)
     {
+        ensureOpen();
         final List<SparseSet> all = new ArrayList<>(Arrays.asList(excluded));
         all.addAll(Arrays.asList(more));
         return new RuntimeView(world, Arrays.asList(included), all);
@@ -96,13 +113,14 @@ public final class RuntimeView
      *
      * @param more component records an entity must not have.
      * @return a new view; this one is unchanged.
-     * @throws IllegalStateException    if this view was built from sets rather than by a {@link World}, or the world is
+     * @throws IllegalStateException    if this view was built from sets rather than by a world, or the world is
      *                                  closed.
      * @throws IllegalArgumentException if a class has no generated storage.
      */
     @SafeVarargs
     public final RuntimeView without(final Class<? extends Record>... more)
     {
+        ensureOpen();
         if (world == null)
         {
             throw new IllegalStateException(
@@ -182,6 +200,7 @@ public final class RuntimeView
     @SuppressWarnings("unchecked")
     public <R extends Record> ComponentStorage<R> storage(final Class<R> recordClass)
     {
+        ensureOpen();
         for (final SparseSet set : included)
         {
             if (set instanceof ComponentStorage && ((ComponentStorage<?>)set).type().recordClass() == recordClass)
@@ -205,6 +224,7 @@ public final class RuntimeView
     @SuppressWarnings("unchecked")
     public <R extends Record, S extends ComponentStorage<R>> S storage(final ComponentType<R, S> type)
     {
+        ensureOpen();
         for (final SparseSet set : included)
         {
             if (set instanceof ComponentStorage && ((ComponentStorage<?>)set).type() == type)
@@ -248,7 +268,7 @@ public final class RuntimeView
      */
     public int sizeHint()
     {
-        return lead().freeList();
+        return lead().extent();
     }
 
     /**
@@ -261,21 +281,28 @@ public final class RuntimeView
     {
         ensureOpen();
         final SparseSet lead = lead();
-        int i = lead.freeList();
-        while (--i >= 0)
+        lead.beginIteration();
+        try
         {
-            final long entity = lead.packedAt(i);
-            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION && matches(lead, i, entity))
+            int i = lead.extent();
+            while (--i >= 0)
             {
-                action.accept(entity);
-                final int end = lead.freeList();
-                if (i > end)
+                final long entity = lead.entityAt(i);
+                if (entity != Entity.NULL && matches(lead, i, entity))
                 {
-                    i = end;
+                    action.accept(entity);
+                    final int end = lead.extent();
+                    if (i > end)
+                    {
+                        i = end;
+                    }
                 }
             }
         }
-        ensureOpen();
+        finally
+        {
+            lead.endIteration();
+        }
     }
 
     /**
@@ -289,10 +316,10 @@ public final class RuntimeView
         ensureOpen();
         final SparseSet lead = lead();
         int count = 0;
-        for (int i = lead.freeList() - 1; i >= 0; i--)
+        for (int i = lead.extent() - 1; i >= 0; i--)
         {
-            final long entity = lead.packedAt(i);
-            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION && matches(lead, i, entity))
+            final long entity = lead.entityAt(i);
+            if (entity != Entity.NULL && matches(lead, i, entity))
             {
                 count++;
             }
@@ -311,14 +338,14 @@ public final class RuntimeView
     {
         for (final SparseSet set : included)
         {
-            if (set != lead && !(i < set.freeList() && set.packedAt(i) == entity) && set.memberIndex(entity) < 0)
+            if (set != lead && !(i < set.extent() && set.entityAt(i) == entity) && set.indexOf(entity) < 0)
             {
                 return false;
             }
         }
         for (final SparseSet set : excluded)
         {
-            if (set.memberIndex(entity) >= 0)
+            if (set.indexOf(entity) >= 0)
             {
                 return false;
             }
@@ -331,7 +358,7 @@ public final class RuntimeView
         SparseSet lead = included[0];
         for (final SparseSet set : included)
         {
-            if (set.freeList() < lead.freeList())
+            if (set.extent() < lead.extent())
             {
                 lead = set;
             }

@@ -22,13 +22,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class EntityPoolTest
 {
-    private final OffHeap offHeap = new OffHeap();
+    private final OffHeap offHeap = new OffHeap("test world");
     private final EntityPool pool = new EntityPool(offHeap, 8);
 
     @AfterEach
     void closePool()
     {
-        pool.close();
+        offHeap.close();
         assertEquals(0, offHeap.allocatedBytes(), "a closed pool gives back every byte");
     }
 
@@ -128,7 +128,7 @@ class EntityPoolTest
         final IllegalStateException ex = assertThrows(IllegalStateException.class, pool::create);
 
         assertTrue(ex.getMessage().contains("exhausted"), ex.getMessage());
-        assertTrue(ex.getMessage().contains("all 8 indices are alive"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("8 of the 8 indices are alive, 0 free and 0 retired"), ex.getMessage());
         assertTrue(ex.getMessage().contains("maxEntities"), ex.getMessage());
         assertEquals(8, pool.aliveCount(), "a failed create changes nothing");
     }
@@ -201,7 +201,7 @@ class EntityPoolTest
     }
 
     @Test
-    void forEachRunsBackToFrontSoTheMostRecentlyCreatedComesFirst()
+    void forEachVisitsTheHighestIndexFirst()
     {
         final long a = pool.create();
         final long b = pool.create();
@@ -259,8 +259,8 @@ class EntityPoolTest
     {
         final long entity = pool.create();
 
-        pool.close();
-        pool.close();
+        offHeap.close();
+        offHeap.close();
 
         assertTrue(pool.isClosed());
         assertEquals(0, offHeap.allocatedBytes());
@@ -275,5 +275,84 @@ class EntityPoolTest
         assertEquals(0, pool.aliveCount());
         assertEquals(0, pool.createdCount());
         assertEquals(0, pool.offHeapBytes());
+    }
+
+    @Test
+    void anIndexWhoseVersionsAreUsedUpIsRetiredSoADestroyedHandleStaysStaleForever()
+    {
+        final OffHeap budgetHeap = new OffHeap("test world");
+        final EntityPool single = new EntityPool(budgetHeap, 2);
+        final long first = single.create();
+        long entity = first;
+        // Every create after a destroy recycles index 0 with the next version: 2^31 - 1 handles in all.
+        for (int version = 0; version < Entity.MAX_VERSION; version++)
+        {
+            single.destroy(entity);
+            entity = single.create();
+        }
+        assertEquals(Entity.of(0, Entity.MAX_VERSION), entity);
+
+        single.destroy(entity);
+
+        assertEquals(1, single.retiredCount());
+        assertFalse(single.isAlive(first), "the first handle did not come back to life");
+        final long next = single.create();
+        assertEquals(1, Entity.index(next), "index 0 is never handed out again");
+        assertFalse(single.isAlive(first));
+        assertEquals(Entity.MAX_VERSION, single.currentVersion(0));
+        final IllegalArgumentException stale =
+            assertThrows(IllegalArgumentException.class, () -> single.requireAlive(first));
+        assertTrue(stale.getMessage().contains("index 0 is retired"), stale.getMessage());
+        final IllegalStateException full = assertThrows(IllegalStateException.class, single::create);
+        assertTrue(full.getMessage().contains("1 of the 2 indices are alive, 0 free and 1 retired"),
+            full.getMessage());
+        budgetHeap.close();
+    }
+
+    @Test
+    void clearRetiresIndicesAtTheirLastVersionToo()
+    {
+        final OffHeap budgetHeap = new OffHeap("test world");
+        final EntityPool single = new EntityPool(budgetHeap, 4);
+        long entity = single.create();
+        for (int version = 0; version < Entity.MAX_VERSION; version++)
+        {
+            single.destroy(entity);
+            entity = single.create();
+        }
+        final long other = single.create();
+
+        single.clear();
+
+        assertEquals(1, single.retiredCount());
+        assertEquals(0, single.aliveCount());
+        assertEquals(Entity.next(other), single.create(), "the other index is recycled");
+        assertEquals(2, Entity.index(single.create()), "index 0 is not");
+        budgetHeap.close();
+    }
+
+    @Test
+    void aGrowthTheBudgetRefusesLeavesThePoolAsItWas()
+    {
+        // The version array starts at 64 entries (256 bytes); growing it to 96 needs 384 more while the old is held.
+        final OffHeap budgetHeap = new OffHeap("test world", 256 + 383);
+        final EntityPool small = new EntityPool(budgetHeap, 1000);
+        final long[] entities = new long[64];
+        small.create(entities, 0, 64);
+
+        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, small::create);
+
+        assertTrue(error.getMessage().contains("budget of 639 bytes"), error.getMessage());
+        assertEquals(64, small.aliveCount());
+        assertEquals(64, small.createdCount());
+        for (final long entity : entities)
+        {
+            assertTrue(small.isAlive(entity));
+        }
+        assertThrows(OutOfMemoryError.class, () -> small.create(new long[2], 0, 2), "a batch is all or nothing");
+        assertEquals(64, small.aliveCount());
+        small.destroy(entities[5]);
+        assertEquals(Entity.next(entities[5]), small.create(), "the pool still works");
+        budgetHeap.close();
     }
 }

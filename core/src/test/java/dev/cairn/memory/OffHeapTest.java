@@ -1,160 +1,251 @@
 package dev.cairn.memory;
 
-import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 
-import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Specification of {@link OffHeap}: allocation, growth, freeing and byte accounting.
+ * Specification of {@link OffHeap} and {@link Columns}: allocation, the byte budget, all-or-nothing growth, the close
+ * protocol and the Cleaner that frees the memory of an owner nobody closed.
  */
 class OffHeapTest
 {
     @Test
-    void newOwnerHoldsNothing()
-    {
-        assertEquals(0, new OffHeap().allocatedBytes());
-    }
-
-    @Test
     void allocateCountsTheBytesAndFillsThem()
     {
-        final OffHeap offHeap = new OffHeap();
+        final OffHeap offHeap = new OffHeap("test");
 
-        final UnsafeBuffer buffer = offHeap.allocate(64, (byte)0x5A);
+        final long address = offHeap.allocate(64, (byte)0x5A);
 
-        assertEquals(64, buffer.capacity());
         assertEquals(64, offHeap.allocatedBytes());
         for (int i = 0; i < 64; i++)
         {
-            assertEquals(0x5A, buffer.getByte(i));
+            assertEquals(0x5A, UnsafeApi.getByte(address + i));
         }
-        offHeap.free(buffer);
+        offHeap.free(address);
+        assertEquals(0, offHeap.allocatedBytes());
+        offHeap.close();
     }
 
     @Test
-    void allocatingZeroBytesAllocatesNothing()
+    void freeingAnAddressThatIsNotABlockThrowsAndFreesNothing()
     {
-        final OffHeap offHeap = new OffHeap();
+        final OffHeap offHeap = new OffHeap("test");
+        final long address = offHeap.allocate(16);
 
-        final UnsafeBuffer buffer = offHeap.allocate(0, (byte)0);
+        final IllegalArgumentException error =
+            assertThrows(IllegalArgumentException.class, () -> offHeap.free(address + 8));
 
-        assertEquals(0, buffer.capacity());
+        assertTrue(error.getMessage().contains("is not a block of test's memory"), error.getMessage());
+        assertEquals(16, offHeap.allocatedBytes());
+        offHeap.close();
+    }
+
+    @Test
+    void anAllocationOverTheBudgetThrowsOutOfMemoryErrorNamingTheSizesAndAllocatesNothing()
+    {
+        final OffHeap offHeap = new OffHeap("test world", 100);
+        offHeap.allocate(64);
+
+        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () -> offHeap.allocate(40));
+
+        assertEquals("cannot allocate 40 bytes of off-heap memory for test world: it holds 64 of its budget of " +
+            "100 bytes; raise the budget or hold fewer entities", error.getMessage());
+        assertEquals(64, offHeap.allocatedBytes());
+        offHeap.allocate(36);
+        assertEquals(100, offHeap.allocatedBytes());
+        offHeap.close();
+    }
+
+    @Test
+    void closeFreesEveryBlockStillHeldAndLaterAllocationsThrow()
+    {
+        final OffHeap offHeap = new OffHeap("test world");
+        offHeap.allocate(1000);
+        offHeap.allocate(24, (byte)1);
+
+        offHeap.close();
+        offHeap.close();
+
+        assertTrue(offHeap.isClosed());
+        assertEquals(0, offHeap.allocatedBytes());
+        final IllegalStateException error = assertThrows(IllegalStateException.class, () -> offHeap.allocate(8));
+        assertTrue(error.getMessage().startsWith("test world is closed"), error.getMessage());
+    }
+
+    @Test
+    void closeRefusesWhileAHolderIsIteratedAndChangesNothing()
+    {
+        final OffHeap offHeap = new OffHeap("test world");
+        final boolean[] iterating = {true};
+        final int[] freed = {0};
+        offHeap.register(new OffHeap.Holder()
+        {
+            @Override
+            public boolean isIterating()
+            {
+                return iterating[0];
+            }
+
+            @Override
+            public void memoryFreed()
+            {
+                freed[0]++;
+            }
+
+            @Override
+            public String toString()
+            {
+                return "the Position storage";
+            }
+        });
+        offHeap.allocate(8);
+
+        final IllegalStateException error = assertThrows(IllegalStateException.class, offHeap::close);
+
+        assertTrue(error.getMessage().startsWith(
+            "test world cannot be closed while the Position storage is being iterated"), error.getMessage());
+        assertFalse(offHeap.isClosed());
+        assertFalse(offHeap.isClosing(), "a refused close is undone");
+        assertEquals(8, offHeap.allocatedBytes());
+        assertEquals(0, freed[0]);
+
+        iterating[0] = false;
+        offHeap.close();
+        assertEquals(1, freed[0], "every holder hears once that its memory is gone");
         assertEquals(0, offHeap.allocatedBytes());
     }
 
     @Test
-    void growingKeepsThePrefixFillsTheRestAndKeepsTheBufferObject()
+    void columnsGrowKeepingTheirContentsAndMoveAndSwapSlotsInEveryColumn()
     {
-        final OffHeap offHeap = new OffHeap();
-        final UnsafeBuffer buffer = offHeap.allocate(8, (byte)0);
-        buffer.putLong(0, 0x0102_0304_0506_0708L);
+        final OffHeap offHeap = new OffHeap("test");
+        final Columns columns = new Columns(offHeap, 8, 4, 2, 1);
+        columns.grow(2);
+        for (int slot = 0; slot < 2; slot++)
+        {
+            UnsafeApi.putLong(columns.address(0) + slot * 8L, 100 + slot);
+            UnsafeApi.putInt(columns.address(1) + slot * 4L, 200 + slot);
+            UnsafeApi.putShort(columns.address(2) + slot * 2L, (short)(300 + slot));
+            UnsafeApi.putByte(columns.address(3) + slot, (byte)(40 + slot));
+        }
 
-        offHeap.resize(buffer, 32, (byte)-1);
+        columns.grow(1000);
+        columns.swap(0, 1);
+        columns.move(0, 999);
 
-        assertEquals(32, buffer.capacity());
-        assertEquals(32, offHeap.allocatedBytes());
-        assertEquals(0x0102_0304_0506_0708L, buffer.getLong(0));
-        assertEquals(-1L, buffer.getLong(8));
-        assertEquals(-1L, buffer.getLong(24));
-        offHeap.free(buffer);
+        assertEquals(1000, columns.capacity());
+        assertEquals(1000L * 15, columns.bytes());
+        assertEquals(columns.bytes(), offHeap.allocatedBytes(), "the old blocks are freed");
+        assertEquals(101, UnsafeApi.getLong(columns.address(0)));
+        assertEquals(100, UnsafeApi.getLong(columns.address(0) + 8));
+        assertEquals(201, UnsafeApi.getInt(columns.address(1) + 999 * 4L));
+        assertEquals(301, UnsafeApi.getShort(columns.address(2) + 999 * 2L));
+        assertEquals(41, UnsafeApi.getByte(columns.address(3) + 999));
+        assertEquals(40, UnsafeApi.getByte(columns.address(3) + 1));
+        offHeap.close();
     }
 
     @Test
-    void shrinkingKeepsThePrefixAndGivesBytesBack()
+    void aGrowthWhoseLastAllocationFailsLeavesEveryColumnAsItWas()
     {
-        final OffHeap offHeap = new OffHeap();
-        final UnsafeBuffer buffer = offHeap.allocate(32, (byte)0);
-        buffer.putInt(0, 77);
+        // Room for the old columns (2 slots x 15 bytes) and all but the last new block of 100 slots.
+        final OffHeap offHeap = new OffHeap("test", 2 * 15 + 100 * (8 + 4 + 2));
+        final Columns columns = new Columns(offHeap, 8, 4, 2, 1);
+        columns.grow(2);
+        UnsafeApi.putLong(columns.address(0) + 8, 77);
+        UnsafeApi.putByte(columns.address(3) + 1, (byte)7);
+        final long[] before = {columns.address(0), columns.address(1), columns.address(2), columns.address(3)};
 
-        offHeap.resize(buffer, 4, (byte)0);
+        assertThrows(OutOfMemoryError.class, () -> columns.grow(100));
 
-        assertEquals(4, offHeap.allocatedBytes());
-        assertEquals(77, buffer.getInt(0));
-        offHeap.free(buffer);
-        assertEquals(0, offHeap.allocatedBytes());
+        assertEquals(2, columns.capacity());
+        for (int k = 0; k < 4; k++)
+        {
+            assertEquals(before[k], columns.address(k), "column " + k + " did not move");
+        }
+        assertEquals(2 * 15, offHeap.allocatedBytes(), "the new blocks that were allocated are freed again");
+        assertEquals(77, UnsafeApi.getLong(columns.address(0) + 8));
+        assertEquals(7, UnsafeApi.getByte(columns.address(3) + 1));
+        columns.grow(3);
+        assertEquals(77, UnsafeApi.getLong(columns.address(0) + 8), "and they still grow once there is room");
+        offHeap.close();
     }
 
     @Test
-    void resizingToZeroFrees()
+    void theCleanerFreesTheMemoryOfAnOwnerNobodyClosedAndReportsTheLeakOnce() throws InterruptedException
     {
-        final OffHeap offHeap = new OffHeap();
-        final UnsafeBuffer buffer = offHeap.allocate(16, (byte)0);
+        final Logger logger = Logger.getLogger("dev.cairn");
+        final List<LogRecord> records = new ArrayList<>();
+        final Handler handler = new Handler()
+        {
+            @Override
+            public synchronized void publish(final LogRecord record)
+            {
+                if (record.getMessage().contains("leaked test world"))
+                {
+                    records.add(record);
+                }
+            }
 
-        offHeap.resize(buffer, 0, (byte)0);
+            @Override
+            public void flush()
+            {
+            }
 
-        assertEquals(0, buffer.capacity());
-        assertEquals(0, offHeap.allocatedBytes());
+            @Override
+            public void close()
+            {
+            }
+        };
+        logger.addHandler(handler);
+        try
+        {
+            final WeakReference<OffHeap> leaked = leakOne();
+            for (int attempt = 0; attempt < 200 && (leaked.get() != null || recordCount(records) == 0); attempt++)
+            {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertEquals(1, recordCount(records), "the leak is reported once");
+            final String message;
+            synchronized (handler)
+            {
+                message = records.get(0).getMessage();
+            }
+            assertTrue(message.startsWith("leaked test world was not closed before it became unreachable; its 4096 " +
+                "bytes of off-heap memory were freed"), message);
+            assertTrue(message.contains("-Dcairn.leakTracking=true"), message);
+        }
+        finally
+        {
+            logger.removeHandler(handler);
+        }
     }
 
-    @Test
-    void negativeSizeIsRejectedNamingIt()
+    private static int recordCount(final List<LogRecord> records)
     {
-        final OffHeap offHeap = new OffHeap();
-        final UnsafeBuffer buffer = OffHeap.emptyBuffer();
-
-        final IllegalArgumentException ex =
-            assertThrows(IllegalArgumentException.class, () -> offHeap.resize(buffer, -3, (byte)0));
-        assertTrue(ex.getMessage().contains("-3"), ex.getMessage());
+        synchronized (records)
+        {
+            return records.size();
+        }
     }
 
-    @Test
-    void freeIsANoOpOnAnEmptyBufferAndIdempotent()
+    private static WeakReference<OffHeap> leakOne()
     {
-        final OffHeap offHeap = new OffHeap();
-        final UnsafeBuffer buffer = offHeap.allocate(16, (byte)0);
-
-        offHeap.free(buffer);
-        offHeap.free(buffer);
-        offHeap.free(OffHeap.emptyBuffer());
-
-        assertEquals(0, offHeap.allocatedBytes());
-    }
-
-    @Test
-    void aFreedBufferFailsBoundsChecksInsteadOfTouchingFreedMemory()
-    {
-        final OffHeap offHeap = new OffHeap();
-        final UnsafeBuffer buffer = offHeap.allocate(16, (byte)0);
-
-        offHeap.free(buffer);
-
-        assertThrows(IndexOutOfBoundsException.class, () -> buffer.getLong(0));
-    }
-
-    @Test
-    void ownersCountIndependently()
-    {
-        final OffHeap first = new OffHeap();
-        final OffHeap second = new OffHeap();
-
-        final UnsafeBuffer a = first.allocate(100, (byte)0);
-        final UnsafeBuffer b = second.allocate(28, (byte)0);
-
-        assertEquals(100, first.allocatedBytes());
-        assertEquals(28, second.allocatedBytes());
-        first.free(a);
-        second.free(b);
-    }
-
-    @Test
-    void thisJvmHasTheRequiredFlag()
-    {
-        assertEquals("--add-exports java.base/jdk.internal.misc=ALL-UNNAMED", OffHeap.REQUIRED_FLAG);
-        assertDoesNotThrow(OffHeap::requireUnsafeAccess);
-    }
-
-    @Test
-    void emptyBuffersAreDistinctObjects()
-    {
-        final UnsafeBuffer a = OffHeap.emptyBuffer();
-        final UnsafeBuffer b = OffHeap.emptyBuffer();
-
-        assertEquals(0, a.capacity());
-        assertNotSame(a, b, "each structure wraps its own buffer object");
+        final OffHeap offHeap = new OffHeap("leaked test world");
+        offHeap.allocate(4096);
+        return new WeakReference<>(offHeap);
     }
 }

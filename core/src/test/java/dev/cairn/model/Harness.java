@@ -56,8 +56,8 @@ public final class Harness implements AutoCloseable
 
     private final DeletionPolicy policy;
     private final DeletionPolicy otherPolicy;
-    private final OffHeap otherHeap = new OffHeap();
-    private final OffHeap poolHeap = new OffHeap();
+    private final OffHeap otherHeap = new OffHeap("harness");
+    private final OffHeap poolHeap = new OffHeap("harness");
     private final EntityPool pool = new EntityPool(poolHeap, POOL_MAX_ENTITIES);
     private final PoolModel poolModel = new PoolModel(POOL_MAX_ENTITIES);
     private final PayloadSet other;
@@ -147,7 +147,7 @@ public final class Harness implements AutoCloseable
         try
         {
             final PayloadSet before = set;
-            final long layoutBefore = set.layoutVersion();
+            final long layoutBefore = set.layout();
             final long[] slotsBefore = slotsOf(set);
             dispatch(op);
             if (set == before)
@@ -196,7 +196,9 @@ public final class Harness implements AutoCloseable
                 expectEqual("contains(e) iff the model holds e", model.contains(a), set.contains(a), op);
                 break;
             case INDEX_OF:
-                expectEqual("indexOf(e) is the slot holding exactly e", model.indexOf(a), set.indexOf(a), op);
+                expectEqual("indexOf(e) is the slot of member e, or -1", model.contains(a) ? model.indexOf(a) : -1,
+                    set.indexOf(a), op);
+                expectEqual("the slot holding exactly e (released entries too)", model.indexOf(a), slotOf(set, a), op);
                 break;
             case ENTITY_AT:
                 entityAt((int)a);
@@ -309,7 +311,7 @@ public final class Harness implements AutoCloseable
             return;
         }
         final List<Long> before = layout();
-        final int boundary = set.freeList();
+        final int boundary = set.extent();
         final int slot = model.indexOf(entity);
         model.erase(entity);
         if (throwing)
@@ -363,11 +365,10 @@ public final class Harness implements AutoCloseable
     private void checkInPlaceErase(final List<Long> before, final int slot)
     {
         expectEqual("in_place: erase keeps the size", before.size(), set.size(), null);
-        if (set.entityAt(slot) != Entity.NULL ||
-            Entity.version(set.packedAt(slot)) != Entity.TOMBSTONE_VERSION)
+        if (set.entityAt(slot) != Entity.NULL)
         {
             throw violation("in_place: the erased slot becomes a tombstone",
-                "slot " + slot + " holds " + Entity.toString(set.packedAt(slot)));
+                "slot " + slot + " holds " + Entity.toString(set.entityAt(slot)));
         }
         for (int i = 0; i < before.size(); i++)
         {
@@ -383,13 +384,13 @@ public final class Harness implements AutoCloseable
     private void checkSwapOnlyErase(final long entity, final List<Long> before, final int slot, final int boundary)
     {
         expectEqual("swap_only: erase keeps the size", before.size(), set.size(), null);
-        expectEqual("swap_only: erase moves the freeList boundary down by one", boundary - 1, set.freeList(), null);
+        expectEqual("swap_only: erase moves the freeList boundary down by one", boundary - 1, set.extent(), null);
         final long released = Entity.next(entity);
-        final int releasedAt = set.indexOf(released);
+        final int releasedAt = slotOf(set, released);
         if (releasedAt != boundary - 1 || set.contains(released))
         {
             throw violation("swap_only: the erased handle is released with its next version just behind freeList",
-                "indexOf(" + Entity.toString(released) + ") = " + releasedAt + ", freeList() = " + set.freeList() +
+                "indexOf(" + Entity.toString(released) + ") = " + releasedAt + ", freeList() = " + set.extent() +
                 ", contains = " + set.contains(released));
         }
         for (int i = 0; i < before.size(); i++)
@@ -489,13 +490,13 @@ public final class Harness implements AutoCloseable
                 "size() = " + set.size() + ", memberCount() = " + set.memberCount());
         }
         final List<Long> layout = layout();
-        if (!layout.subList(Math.min(set.freeList(), layout.size()), layout.size()).equals(released))
+        if (!layout.subList(Math.min(set.extent(), layout.size()), layout.size()).equals(released))
         {
             throw violation(what + ": the swap_only released region is left as it is",
-                "released region is " + names(layout.subList(set.freeList(), layout.size())) + ", was " +
+                "released region is " + names(layout.subList(set.extent(), layout.size())) + ", was " +
                 names(released));
         }
-        model.adopt(layout, set.freeList());
+        model.adopt(layout, set.extent());
     }
 
     private void compact()
@@ -511,7 +512,7 @@ public final class Harness implements AutoCloseable
                 throw violation("in_place: compact leaves exactly the members and no tombstone",
                     "layout after compact " + names(layout) + ", members " + names(new ArrayList<>(members)));
             }
-            model.adopt(layout, set.freeList());
+            model.adopt(layout, set.extent());
             return;
         }
         model.dropReleased();
@@ -587,7 +588,9 @@ public final class Harness implements AutoCloseable
     private void closeAndReopen()
     {
         final long member = model.memberCount() > 0 ? model.iteration().get(0) : Entity.of(1, 0);
-        set.close();
+        expectThrows(IllegalStateException.class, "a set on shared memory cannot be closed on its own",
+            "close the World instead", set::close);
+        setHeap.close();
         if (!set.isClosed())
         {
             throw violation("close() closes", "isClosed() is false after close()");
@@ -601,10 +604,9 @@ public final class Harness implements AutoCloseable
         closedThrows("erase", name, () -> closed.erase(member));
         closedThrows("remove", name, () -> closed.remove(member));
         closedThrows("contains", name, () -> closed.contains(member));
-        closedThrows("indexOf", name, () -> closed.indexOf(member));
         closedThrows("entityAt", name, () -> closed.entityAt(0));
-        closedThrows("checkIndex", name, () -> closed.checkIndex(0));
-        closedThrows("requireIndex", name, () -> closed.requireIndex(member));
+        closedThrows("checkIndex", name, () -> closed.checkIndexOf(0));
+        closedThrows("requireIndex", name, () -> closed.requireIndexOf(member));
         closedThrows("clear", name, closed::clear);
         closedThrows("reserve", name, () -> closed.reserve(8));
         closedThrows("shrinkToFit", name, closed::shrinkToFit);
@@ -615,9 +617,10 @@ public final class Harness implements AutoCloseable
         closedThrows("other.sortAs(closed)", name, () -> other.sortAs(closed));
         closedThrows("forEach", name, () -> closed.forEach(entity -> { }));
         closedThrows("ensureOpen", name, closed::ensureOpen);
-        expectEqual("a closed set finds no member (memberIndex has no open check)", -1, closed.memberIndex(member),
+        expectEqual("a closed set finds no member (memberIndex has no open check)", -1, closed.indexOf(member),
             null);
         closed.close();
+        setHeap.close();
         expectEqual("close() is idempotent", 0L, setHeap.allocatedBytes(), null);
         openSet();
     }
@@ -669,7 +672,7 @@ public final class Harness implements AutoCloseable
         if (poolModel.exhausted())
         {
             expectThrows(IllegalStateException.class, "create() on an exhausted id space throws",
-                "exhausted: all " + POOL_MAX_ENTITIES + " indices are alive", pool::create);
+                POOL_MAX_ENTITIES + " of the " + POOL_MAX_ENTITIES + " indices are alive", pool::create);
             return;
         }
         checkCreated(pool.create());
@@ -799,7 +802,7 @@ public final class Harness implements AutoCloseable
     {
         expectEqual("size() matches the model", model.size(), set.size(), null);
         expectEqual("memberCount() matches the model", model.memberCount(), set.memberCount(), null);
-        expectEqual("freeList() is the swap_only boundary, else the size", model.freeList(), set.freeList(), null);
+        expectEqual("freeList() is the swap_only boundary, else the size", model.freeList(), set.extent(), null);
         expectEqual("isEmpty() iff no member", model.memberCount() == 0, set.isEmpty(), null);
         if (set.capacity() < set.size())
         {
@@ -818,10 +821,10 @@ public final class Harness implements AutoCloseable
             }
             if (expected == SetModel.TOMBSTONE)
             {
-                if (Entity.version(set.packedAt(i)) != Entity.TOMBSTONE_VERSION)
+                if (set.memberAtIndex(i) != Entity.NULL)
                 {
-                    throw violation("an in_place tombstone carries TOMBSTONE_VERSION",
-                        "slot " + i + " holds raw " + Long.toHexString(set.packedAt(i)));
+                    throw violation("an in_place tombstone is no member",
+                        "slot " + i + " holds " + Entity.toString(set.memberAtIndex(i)));
                 }
             }
             else if (i < freeList)
@@ -830,11 +833,11 @@ public final class Harness implements AutoCloseable
             }
             else
             {
-                if (set.contains(expected) || set.memberIndex(expected) != -1 || set.indexOf(expected) != i)
+                if (set.contains(expected) || set.indexOf(expected) != -1 || slotOf(set, expected) != i)
                 {
-                    throw violation("a swap_only released entry is found by indexOf but is not a member",
+                    throw violation("a swap_only released entry stays in its slot but is not a member",
                         Entity.toString(expected) + " at slot " + i + ": contains = " + set.contains(expected) +
-                        ", indexOf = " + set.indexOf(expected));
+                        ", indexOf = " + slotOf(set, expected));
                 }
             }
         }
@@ -857,11 +860,11 @@ public final class Harness implements AutoCloseable
 
     private void checkMember(final long entity, final int slot)
     {
-        if (set.indexOf(entity) != slot || !set.contains(entity) || set.memberIndex(entity) != slot)
+        if (slotOf(set, entity) != slot || !set.contains(entity) || set.indexOf(entity) != slot)
         {
             throw violation("packed[indexOf(e)] == e for every member",
-                Entity.toString(entity) + " at slot " + slot + ": indexOf = " + set.indexOf(entity) +
-                ", contains = " + set.contains(entity) + ", memberIndex = " + set.memberIndex(entity));
+                Entity.toString(entity) + " at slot " + slot + ": indexOf = " + slotOf(set, entity) +
+                ", contains = " + set.contains(entity) + ", memberIndex = " + set.indexOf(entity));
         }
         final long stamp = model.stamp(entity);
         if (set.longAt(slot) != PayloadSet.longOf(stamp))
@@ -894,14 +897,14 @@ public final class Harness implements AutoCloseable
             throw violation("payload follows its entity", Entity.toString(entity) + " at slot " + slot + ": " +
                 mismatch);
         }
-        if (set.requireIndex(entity) != slot)
+        if (set.requireIndexOf(entity) != slot)
         {
             throw violation("requireIndex(e) is the member's slot", Entity.toString(entity) + " at slot " + slot +
-                ": requireIndex = " + set.requireIndex(entity));
+                ": requireIndex = " + set.requireIndexOf(entity));
         }
         final int version = Entity.version(entity);
         final long previous = Entity.combine(Entity.index(entity), version == 0 ? Entity.MAX_VERSION : version - 1);
-        if (set.contains(previous) || set.indexOf(previous) != model.indexOf(previous))
+        if (set.contains(previous) || set.indexOf(previous) != -1)
         {
             throw violation("other versions of a member's index are never contained",
                 "member " + Entity.toString(entity) + ", contains(" + Entity.toString(previous) + ") = " +
@@ -919,7 +922,7 @@ public final class Harness implements AutoCloseable
     {
         expectEqual("other: size() matches the model", otherModel.size(), other.size(), null);
         expectEqual("other: memberCount() matches the model", otherModel.memberCount(), other.memberCount(), null);
-        expectEqual("other: freeList() matches the model", otherModel.freeList(), other.freeList(), null);
+        expectEqual("other: freeList() matches the model", otherModel.freeList(), other.extent(), null);
         for (int i = 0; i < otherModel.size(); i++)
         {
             if (other.entityAt(i) != otherModel.slot(i))
@@ -964,9 +967,9 @@ public final class Harness implements AutoCloseable
     @Override
     public void close()
     {
-        set.close();
-        other.close();
-        pool.close();
+        setHeap.close();
+        otherHeap.close();
+        poolHeap.close();
     }
 
     /**
@@ -981,7 +984,7 @@ public final class Harness implements AutoCloseable
 
     private void openSet()
     {
-        setHeap = new OffHeap();
+        setHeap = new OffHeap("harness");
         set = new PayloadSet(policy, setHeap, null, "set under test");
         model = new SetModel(policy);
     }
@@ -1087,24 +1090,24 @@ public final class Harness implements AutoCloseable
         throw violation(invariant, "expected " + type.getSimpleName() + ", but the call returned normally");
     }
 
-    /** What {@link SparseSet#memberInSlot(int)} says of every slot below the free-list boundary. */
+    /** What {@link PayloadSet#memberAtIndex(int)} says of every slot below the free-list boundary. */
     private static long[] slotsOf(final SparseSet target)
     {
-        final long[] slots = new long[target.freeList()];
+        final long[] slots = new long[target.extent()];
         for (int i = 0; i < slots.length; i++)
         {
-            slots[i] = target.memberInSlot(i);
+            slots[i] = ((PayloadSet)target).memberAtIndex(i);
         }
         return slots;
     }
 
     /**
-     * Refs trust an unchanged {@link SparseSet#layoutVersion()}: if it did not change, every member is still in the
-     * slot it had, and {@link SparseSet#checkSlot(int, long)} agrees.
+     * Refs trust an unchanged layout version: if it did not change, every member is still in the slot it had, and
+     * the Ref check agrees.
      */
     private void checkLayoutVersion(final Op op, final long layoutBefore, final long[] slotsBefore)
     {
-        final long layoutAfter = set.layoutVersion();
+        final long layoutAfter = set.layout();
         if (layoutAfter < layoutBefore)
         {
             throw violation("layoutVersion() never goes back", op + ": " + layoutBefore + " -> " + layoutAfter);
@@ -1116,16 +1119,33 @@ public final class Harness implements AutoCloseable
         for (int i = 0; i < slotsBefore.length; i++)
         {
             final long entity = slotsBefore[i];
-            if (entity != Entity.NULL && set.memberInSlot(i) != entity)
+            if (entity != Entity.NULL && set.memberAtIndex(i) != entity)
             {
                 throw violation("an unchanged layoutVersion() means every member kept its slot",
                     op + " moved " + Entity.toString(entity) + " out of slot " + i + " without changing it");
             }
             if (entity != Entity.NULL)
             {
-                set.checkSlot(i, entity);
+                set.checkRef(i, entity);
             }
         }
+    }
+
+    /** The slot holding exactly {@code entity}, released entries included, or -1: a scan of the packed array. */
+    private static int slotOf(final SparseSet target, final long entity)
+    {
+        if (entity == Entity.NULL)
+        {
+            return -1;
+        }
+        for (int i = 0; i < target.size(); i++)
+        {
+            if (target.entityAt(i) == entity)
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private static InvariantViolation violation(final String invariant, final String detail)

@@ -4,6 +4,7 @@ import dev.cairn.DeletionPolicy;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.set.SparseSet;
+import org.agrona.UnsafeApi;
 
 /**
  * A sparse set with one payload column of every width (8, 4, 2 and 1 bytes), the shape of a component storage. Each
@@ -50,18 +51,17 @@ public final class PayloadSet extends SparseSet
     }
 
     /**
-     * Writes the payload of {@code stamp} at a packed index through the typed column accessors storages use; the
-     * readers below go through the bounds-checked column buffers instead, so each path checks the other.
+     * Writes the payload of {@code stamp} at a packed index through the checked payload addresses storages use.
      *
      * @param index a packed index.
      * @param stamp the value every column is derived from.
      */
     public void write(final int index, final long stamp)
     {
-        putLong(0, index, longOf(stamp));
-        putInt(1, index, intOf(stamp));
-        putShort(2, index, shortOf(stamp));
-        putByte(3, index, byteOf(stamp));
+        UnsafeApi.putLong(payloadAddress(0, index, 3), longOf(stamp));
+        UnsafeApi.putInt(payloadAddress(1, index, 2), intOf(stamp));
+        UnsafeApi.putShort(payloadAddress(2, index, 1), shortOf(stamp));
+        UnsafeApi.putByte(payloadAddress(3, index, 0), byteOf(stamp));
     }
 
     /**
@@ -106,8 +106,7 @@ public final class PayloadSet extends SparseSet
      */
     public long longAt(final int index)
     {
-        checkIndex(index);
-        return column(0).getLong(index << 3);
+        return UnsafeApi.getLong(payloadAddress(0, index, 3));
     }
 
     /**
@@ -118,8 +117,7 @@ public final class PayloadSet extends SparseSet
      */
     public int intAt(final int index)
     {
-        checkIndex(index);
-        return column(1).getInt(index << 2);
+        return UnsafeApi.getInt(payloadAddress(1, index, 2));
     }
 
     /**
@@ -130,8 +128,7 @@ public final class PayloadSet extends SparseSet
      */
     public short shortAt(final int index)
     {
-        checkIndex(index);
-        return column(2).getShort(index << 1);
+        return UnsafeApi.getShort(payloadAddress(2, index, 1));
     }
 
     /**
@@ -142,8 +139,7 @@ public final class PayloadSet extends SparseSet
      */
     public byte byteAt(final int index)
     {
-        checkIndex(index);
-        return column(3).getByte(index);
+        return UnsafeApi.getByte(payloadAddress(3, index, 0));
     }
 
     /**
@@ -209,5 +205,58 @@ public final class PayloadSet extends SparseSet
     public static byte byteOf(final long stamp)
     {
         return (byte)(stamp * 7 + 3);
+    }
+
+    /**
+     * The protected layout version, for the model's check that an unchanged version means nothing moved.
+     *
+     * @return {@link #layoutVersion()}.
+     */
+    public long layout()
+    {
+        return layoutVersion();
+    }
+
+    /**
+     * The member at an index, as a Ref sees it.
+     *
+     * @param index any value.
+     * @return {@link #memberAt(int)}.
+     */
+    public long memberAtIndex(final int index)
+    {
+        return memberAt(index);
+    }
+
+    /**
+     * The check a Ref positioned on {@code entity} at {@code index} makes once the layout changed.
+     *
+     * @param index  the index.
+     * @param entity the entity.
+     */
+    public void checkRef(final int index, final long entity)
+    {
+        refIndex(index, entity, -1);
+    }
+
+    /**
+     * The storages' by-entity lookup.
+     *
+     * @param entity any value.
+     * @return {@link #requireIndex(long)}.
+     */
+    public int requireIndexOf(final long entity)
+    {
+        return requireIndex(entity);
+    }
+
+    /**
+     * The storages' index check.
+     *
+     * @param index any value.
+     */
+    public void checkIndexOf(final int index)
+    {
+        checkIndex(index);
     }
 }

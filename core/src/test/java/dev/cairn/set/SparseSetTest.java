@@ -5,6 +5,7 @@ import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.model.PayloadSet;
+import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,7 +39,7 @@ class SparseSetTest
 
     private static PayloadSet payloadSet(final DeletionPolicy policy, final long... entities)
     {
-        final PayloadSet set = new PayloadSet(policy, new OffHeap(), null, "test set");
+        final PayloadSet set = new PayloadSet(policy, null, null, "test set");
         for (final long entity : entities)
         {
             set.emplace(entity, Entity.index(entity) * 100L);
@@ -173,8 +174,8 @@ class SparseSetTest
     @EnumSource(DeletionPolicy.class)
     void farIndicesUpToMaxIndexAllocateOneSparsePageEach(final DeletionPolicy policy)
     {
-        final OffHeap offHeap = new OffHeap();
-        try (PayloadSet set = new PayloadSet(policy, offHeap, null, "far set"))
+        final OffHeap offHeap = new OffHeap("test world");
+        final PayloadSet set = new PayloadSet(policy, offHeap, null, "far set");
         {
             set.emplace(Entity.of(0, 0), 1);
             final long oneEntity = set.offHeapBytes();
@@ -187,6 +188,7 @@ class SparseSetTest
                 "two indices on the last page cost one more page");
             assertEquals(offHeap.allocatedBytes(), set.offHeapBytes());
         }
+        offHeap.close();
         assertEquals(0, offHeap.allocatedBytes());
     }
 
@@ -314,7 +316,7 @@ class SparseSetTest
 
             assertEquals(0, set.size());
             assertEquals(0, set.memberCount());
-            assertEquals(0, set.freeList());
+            assertEquals(0, set.extent());
             assertFalse(set.contains(B));
             assertEquals(-1, set.indexOf(Entity.next(A)));
             assertEquals(bytes, set.offHeapBytes());
@@ -370,23 +372,29 @@ class SparseSetTest
     @EnumSource(DeletionPolicy.class)
     void aClosedStandaloneSetFreesEverythingAndRejectsEveryOperation(final DeletionPolicy policy)
     {
-        final OffHeap offHeap = new OffHeap();
+        final OffHeap offHeap = new OffHeap("test world");
         final PayloadSet set = payloadSet(policy);
         final PayloadSet withOwner = new PayloadSet(policy, offHeap, null, "owned set");
         withOwner.emplace(A, 1);
         withOwner.emplace(Entity.of(Entity.MAX_INDEX, 0), 2);
         set.emplace(A, 1);
 
+        final IllegalStateException owned = assertThrows(IllegalStateException.class, withOwner::close);
+        assertTrue(owned.getMessage().startsWith("owned set belongs to a World and lives as long as it: close the " +
+            "World instead"), owned.getMessage());
+        assertTrue(withOwner.contains(A), "a refused close changes nothing");
+        offHeap.close();
         withOwner.close();
         set.close();
         set.close();
 
         assertEquals(0, offHeap.allocatedBytes());
+        assertTrue(withOwner.isClosed());
         assertEquals(0, set.offHeapBytes());
         assertTrue(set.isClosed());
         final List<Executable> calls = List.of(
             () -> set.insert(B), () -> set.erase(A), () -> set.remove(A), () -> set.contains(A),
-            () -> set.indexOf(A), () -> set.entityAt(0), () -> set.checkIndex(0), () -> set.requireIndex(A),
+            () -> set.entityAt(0), () -> set.checkIndexOf(0), () -> set.requireIndexOf(A),
             set::clear, () -> set.reserve(1), set::shrinkToFit, () -> set.swapElements(A, A), set::compact,
             () -> set.sort((l, r) -> 0), () -> set.sortAs(withOwner), () -> set.forEach(e -> { }), set::ensureOpen);
         for (final Executable call : calls)
@@ -394,19 +402,19 @@ class SparseSetTest
             final IllegalStateException ex = assertThrows(IllegalStateException.class, call);
             assertTrue(ex.getMessage().contains("test set is closed"), ex.getMessage());
         }
-        assertEquals(-1, set.memberIndex(A), "memberIndex performs no open check and finds nothing");
+        assertEquals(-1, set.indexOf(A), "indexOf performs no open check and finds nothing");
         assertEquals(0, set.size());
         assertEquals(0, set.memberCount());
-        assertEquals(0, set.freeList());
+        assertEquals(0, set.extent());
         assertEquals(0, set.capacity());
     }
 
     @Test
     void aSetBoundToAPoolAcceptsOnlyAliveEntities()
     {
-        final OffHeap offHeap = new OffHeap();
-        try (EntityPool pool = new EntityPool(offHeap, 4);
-             PayloadSet set = new PayloadSet(DeletionPolicy.SWAP_AND_POP, offHeap, pool, "Position storage"))
+        final OffHeap offHeap = new OffHeap("test world");
+        final EntityPool pool = new EntityPool(offHeap, 4);
+        final PayloadSet set = new PayloadSet(DeletionPolicy.SWAP_AND_POP, offHeap, pool, "Position storage");
         {
             final long alive = pool.create();
             final long dead = pool.create();
@@ -419,35 +427,43 @@ class SparseSetTest
                 assertThrows(IllegalArgumentException.class, () -> set.erase(dead));
             assertTrue(eraseEx.getMessage().contains("cannot be used with Position storage"), eraseEx.getMessage());
         }
+        offHeap.close();
         assertEquals(0, offHeap.allocatedBytes());
     }
 
     // ------------------------------------------------------------------------------------- typed column access
 
-    /** A set with one column of each width, exposing the typed accessors storages use. */
-    private static final class Columns extends SparseSet
+    /** A set with one payload column of each width, read and written through the checked payload addresses. */
+    private static final class TypedSet extends SparseSet
     {
-        Columns(final DeletionPolicy policy)
+        TypedSet(final DeletionPolicy policy)
         {
-            super(policy, null, null, "typed set", new int[]{8, 4, 2, 1});
+            super(policy, null, null, "typed set", 8, 4, 2, 1);
         }
 
         void write(final int index, final double d, final float f, final char c, final byte b)
         {
-            putDouble(0, index, d);
-            putFloat(1, index, f);
-            putChar(2, index, c);
-            putByte(3, index, b);
+            UnsafeApi.putDouble(payloadAddress(0, index, 3), d);
+            UnsafeApi.putFloat(payloadAddress(1, index, 2), f);
+            UnsafeApi.putChar(payloadAddress(2, index, 1), c);
+            UnsafeApi.putByte(payloadAddress(3, index, 0), b);
+        }
+
+        byte byteAt(final int index)
+        {
+            return UnsafeApi.getByte(payloadAddress(3, index, 0));
         }
 
         String read(final int index)
         {
-            return getDouble(0, index) + "/" + getFloat(1, index) + "/" + getChar(2, index) + "/" + getByte(3, index);
+            return UnsafeApi.getDouble(payloadAddress(0, index, 3)) + "/" +
+                UnsafeApi.getFloat(payloadAddress(1, index, 2)) + "/" +
+                UnsafeApi.getChar(payloadAddress(2, index, 1)) + "/" + byteAt(index);
         }
 
         int intFromLongColumn(final int index)
         {
-            return getInt(0, index);
+            return UnsafeApi.getInt(payloadAddress(0, index, 2));
         }
     }
 
@@ -455,7 +471,7 @@ class SparseSetTest
     @EnumSource(DeletionPolicy.class)
     void typedColumnValuesFollowTheirEntityThroughErasesAndSorts(final DeletionPolicy policy)
     {
-        try (Columns set = new Columns(policy))
+        try (TypedSet set = new TypedSet(policy))
         {
             for (int i = 0; i < 40; i++)
             {
@@ -465,7 +481,7 @@ class SparseSetTest
             {
                 set.erase(Entity.of(i, 0));
             }
-            set.sort((left, right) -> Byte.compare(set.getByte(3, right), set.getByte(3, left)));
+            set.sort((left, right) -> Byte.compare(set.byteAt(right), set.byteAt(left)));
 
             for (int i = 0; i < 40; i++)
             {
@@ -481,14 +497,14 @@ class SparseSetTest
     @Test
     void typedColumnAccessChecksTheIndexTheWidthAndThatTheSetIsOpen()
     {
-        final Columns set = new Columns(DeletionPolicy.SWAP_AND_POP);
+        final TypedSet set = new TypedSet(DeletionPolicy.SWAP_AND_POP);
         set.insert(A);
 
         final IndexOutOfBoundsException outside = assertThrows(IndexOutOfBoundsException.class, () -> set.read(1));
         assertTrue(outside.getMessage().contains("index 1 is outside [0, 1)"), outside.getMessage());
         final IllegalArgumentException width =
             assertThrows(IllegalArgumentException.class, () -> set.intFromLongColumn(0));
-        assertTrue(width.getMessage().contains("column 0 of typed set holds 8-byte values, not 4-byte ones"),
+        assertTrue(width.getMessage().contains("payload column 0 of typed set holds 8-byte values, not 4-byte ones"),
             width.getMessage());
         set.close();
         assertThrows(IllegalStateException.class, () -> set.read(0));
@@ -527,8 +543,7 @@ class SparseSetTest
             assertEquals(3, set.size());
             assertEquals(2, set.memberCount());
             assertEquals(Entity.NULL, set.entityAt(1));
-            assertEquals(Entity.TOMBSTONE_VERSION, Entity.version(set.packedAt(1)));
-            assertEquals(0, set.indexOf(A));
+                        assertEquals(0, set.indexOf(A));
             assertEquals(2, set.indexOf(C));
             assertEquals(List.of(C, A), iteration(set), "iteration skips tombstones");
         }
@@ -601,10 +616,11 @@ class SparseSetTest
             set.erase(A);
 
             assertEquals(3, set.size(), "the size does not change");
-            assertEquals(2, set.freeList());
+            assertEquals(2, set.extent());
             assertEquals(2, set.memberCount());
             assertFalse(set.contains(A));
-            assertEquals(2, set.indexOf(Entity.next(A)), "released with its next version");
+            assertEquals(Entity.next(A), set.entityAt(2), "released with its next version");
+            assertEquals(-1, set.indexOf(Entity.next(A)), "a released entry has no member index");
             assertFalse(set.contains(Entity.next(A)), "a released entry is not a member");
             assertEquals(List.of(B, C), iteration(set));
         }
@@ -622,7 +638,7 @@ class SparseSetTest
             final int slot = set.insert(Entity.next(A));
 
             assertEquals(1, slot);
-            assertEquals(2, set.freeList());
+            assertEquals(2, set.extent());
             assertEquals(2, set.size(), "no new slot was used");
             assertTrue(set.contains(Entity.next(A)));
         }
@@ -638,8 +654,8 @@ class SparseSetTest
 
             set.erase(old);
 
-            assertEquals(0, set.indexOf(Entity.of(8, 0)));
-            assertEquals(0, set.freeList());
+            assertEquals(Entity.of(8, 0), set.entityAt(0));
+            assertEquals(0, set.extent());
             assertEquals(-1, set.indexOf(Entity.combine(8, Entity.TOMBSTONE_VERSION)));
             assertEquals(0, set.insert(Entity.of(8, 0)));
             assertTrue(set.contains(Entity.of(8, 0)));
@@ -658,7 +674,7 @@ class SparseSetTest
             set.compact();
 
             assertEquals(1, set.size());
-            assertEquals(-1, set.indexOf(Entity.next(B)));
+            assertEquals(A, set.entityAt(0));
             assertEquals(1, set.insert(B), "B is new again");
         }
     }
@@ -669,12 +685,12 @@ class SparseSetTest
         try (PayloadSet set = payloadSet(DeletionPolicy.SWAP_ONLY, D, C, B, A))
         {
             set.erase(C);
-            final int released = set.indexOf(Entity.next(C));
+            assertEquals(Entity.next(C), set.entityAt(3));
 
             set.sort((left, right) -> Long.compare(stampAt(set, left), stampAt(set, right)));
 
             assertEquals(List.of(A, B, D), iteration(set));
-            assertEquals(released, set.indexOf(Entity.next(C)));
+            assertEquals(Entity.next(C), set.entityAt(3));
         }
     }
 }

@@ -4,11 +4,11 @@ package dev.cairn.set;
  * Stable merge sort of an {@code int[]} of packed indices under an {@link IndexComparator}; the primitive sort the
  * JDK does not offer.
  */
-final class PositionSort
+final class IndexSort
 {
     private static final int INSERTION_THRESHOLD = 24;
 
-    private PositionSort()
+    private IndexSort()
     {
     }
 

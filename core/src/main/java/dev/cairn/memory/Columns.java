@@ -1,0 +1,253 @@
+package dev.cairn.memory;
+
+import org.agrona.UnsafeApi;
+
+/**
+ * Parallel off-heap columns that share one capacity: column {@code k} holds one value of
+ * {@code 1 << shift(k)} bytes per slot, and slot {@code i} of every column belongs to the same element. A sparse
+ * set keeps its packed entity handles in column 0 and a component storage its fields in the columns after it;
+ * moving or swapping a slot moves it in every column.
+ * <p>
+ * {@link #grow(int)} is all or nothing: it allocates every new block before it frees any old one, so if an
+ * allocation fails the columns are exactly as they were. Addresses change only in {@link #grow(int)} and
+ * {@link #free()}; callers that cache {@link #address(int)} refresh it after those.
+ * <p>
+ * Accesses through addresses are unchecked: callers keep every slot they touch below {@link #capacity()}. Not
+ * thread-safe.
+ */
+public final class Columns
+{
+    private final OffHeap offHeap;
+    private final int[] shifts;
+    private final long[] addresses;
+    private int capacity;
+
+    /**
+     * Creates columns with no capacity.
+     *
+     * @param offHeap the owner of the memory.
+     * @param widths  the byte width of each column: 1, 2, 4 or 8.
+     * @throws IllegalArgumentException if a width is not 1, 2, 4 or 8.
+     */
+    public Columns(final OffHeap offHeap, final int... widths)
+    {
+        this.offHeap = offHeap;
+        this.shifts = new int[widths.length];
+        this.addresses = new long[widths.length];
+        for (int k = 0; k < widths.length; k++)
+        {
+            shifts[k] = shiftOf(widths[k]);
+        }
+    }
+
+    /**
+     * How many columns there are.
+     *
+     * @return the column count.
+     */
+    public int count()
+    {
+        return shifts.length;
+    }
+
+    /**
+     * Slots allocated in every column.
+     *
+     * @return the capacity.
+     */
+    public int capacity()
+    {
+        return capacity;
+    }
+
+    /**
+     * The address of slot 0 of column {@code k}, or 0 while the capacity is 0.
+     *
+     * @param k a column number.
+     * @return the column's address.
+     */
+    public long address(final int k)
+    {
+        return addresses[k];
+    }
+
+    /**
+     * The log2 of column {@code k}'s width in bytes: 0, 1, 2 or 3.
+     *
+     * @param k a column number.
+     * @return the shift.
+     */
+    public int shift(final int k)
+    {
+        return shifts[k];
+    }
+
+    /**
+     * Off-heap bytes the columns hold.
+     *
+     * @return the byte count.
+     */
+    public long bytes()
+    {
+        long bytes = 0;
+        for (final int shift : shifts)
+        {
+            bytes += (long)capacity << shift;
+        }
+        return bytes;
+    }
+
+    /**
+     * Reallocates every column to {@code newCapacity} slots, keeping the first {@code min(capacity, newCapacity)}
+     * slots; the contents of the others are undefined. Either every column is reallocated or, if an allocation fails, none is.
+     *
+     * @param newCapacity the new capacity, 0 or more.
+     * @throws OutOfMemoryError if an allocation fails; the columns are unchanged.
+     */
+    public void grow(final int newCapacity)
+    {
+        final int count = shifts.length;
+        final long[] moved = new long[count];
+        if (newCapacity > 0)
+        {
+            int k = 0;
+            try
+            {
+                for (; k < count; k++)
+                {
+                    moved[k] = offHeap.allocate((long)newCapacity << shifts[k]);
+                }
+            }
+            catch (final OutOfMemoryError ex)
+            {
+                while (--k >= 0)
+                {
+                    offHeap.free(moved[k]);
+                }
+                throw ex;
+            }
+        }
+        final int kept = Math.min(capacity, newCapacity);
+        for (int k = 0; k < count; k++)
+        {
+            if (kept > 0)
+            {
+                UnsafeApi.copyMemory(addresses[k], moved[k], (long)kept << shifts[k]);
+            }
+            offHeap.free(addresses[k]);
+            addresses[k] = moved[k];
+        }
+        capacity = newCapacity;
+    }
+
+    /**
+     * Frees every column; the capacity becomes 0.
+     */
+    public void free()
+    {
+        for (int k = 0; k < addresses.length; k++)
+        {
+            if (addresses[k] != 0 && !offHeap.isClosed())
+            {
+                offHeap.free(addresses[k]);
+            }
+            addresses[k] = 0;
+        }
+        capacity = 0;
+    }
+
+    /**
+     * Copies slot {@code from} over slot {@code to} in every column.
+     *
+     * @param from a slot below the capacity.
+     * @param to   a slot below the capacity.
+     */
+    public void move(final int from, final int to)
+    {
+        final long[] addresses = this.addresses;
+        for (int k = 0; k < addresses.length; k++)
+        {
+            final long base = addresses[k];
+            switch (shifts[k])
+            {
+                case 0:
+                    UnsafeApi.putByte(base + to, UnsafeApi.getByte(base + from));
+                    break;
+                case 1:
+                    UnsafeApi.putShort(base + ((long)to << 1), UnsafeApi.getShort(base + ((long)from << 1)));
+                    break;
+                case 2:
+                    UnsafeApi.putInt(base + ((long)to << 2), UnsafeApi.getInt(base + ((long)from << 2)));
+                    break;
+                default:
+                    UnsafeApi.putLong(base + ((long)to << 3), UnsafeApi.getLong(base + ((long)from << 3)));
+                    break;
+            }
+        }
+    }
+
+    /**
+     * Exchanges slots {@code a} and {@code b} in every column.
+     *
+     * @param a a slot below the capacity.
+     * @param b a slot below the capacity.
+     */
+    public void swap(final int a, final int b)
+    {
+        final long[] addresses = this.addresses;
+        for (int k = 0; k < addresses.length; k++)
+        {
+            final int shift = shifts[k];
+            final long addressA = addresses[k] + ((long)a << shift);
+            final long addressB = addresses[k] + ((long)b << shift);
+            switch (shift)
+            {
+                case 0:
+                {
+                    final byte value = UnsafeApi.getByte(addressA);
+                    UnsafeApi.putByte(addressA, UnsafeApi.getByte(addressB));
+                    UnsafeApi.putByte(addressB, value);
+                    break;
+                }
+                case 1:
+                {
+                    final short value = UnsafeApi.getShort(addressA);
+                    UnsafeApi.putShort(addressA, UnsafeApi.getShort(addressB));
+                    UnsafeApi.putShort(addressB, value);
+                    break;
+                }
+                case 2:
+                {
+                    final int value = UnsafeApi.getInt(addressA);
+                    UnsafeApi.putInt(addressA, UnsafeApi.getInt(addressB));
+                    UnsafeApi.putInt(addressB, value);
+                    break;
+                }
+                default:
+                {
+                    final long value = UnsafeApi.getLong(addressA);
+                    UnsafeApi.putLong(addressA, UnsafeApi.getLong(addressB));
+                    UnsafeApi.putLong(addressB, value);
+                    break;
+                }
+            }
+        }
+    }
+
+    private static int shiftOf(final int width)
+    {
+        switch (width)
+        {
+            case 1:
+                return 0;
+            case 2:
+                return 1;
+            case 4:
+                return 2;
+            case 8:
+                return 3;
+            default:
+                throw new IllegalArgumentException("column width " + width + " is not 1, 2, 4 or 8 bytes");
+        }
+    }
+}

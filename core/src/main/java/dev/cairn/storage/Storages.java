@@ -1,0 +1,30 @@
+package dev.cairn.storage;
+
+/**
+ * Where component storages are found by type: a {@link dev.cairn.World}. Runtime views look their storages up
+ * through it, so they depend on this lookup and not on the world.
+ */
+public interface Storages
+{
+    /**
+     * The storage of a component type, created empty on first use.
+     *
+     * @param type the storage's {@code TYPE} constant.
+     * @param <R>  the component record.
+     * @param <S>  its storage class.
+     * @return the storage.
+     * @throws IllegalStateException if the owner is closed.
+     */
+    <R extends Record, S extends ComponentStorage<R>> S storage(ComponentType<R, S> type);
+
+    /**
+     * The storage of a component record class; looks the type up first.
+     *
+     * @param recordClass a {@link dev.cairn.Component} record.
+     * @param <R>         the record.
+     * @return its storage.
+     * @throws IllegalArgumentException if no storage was generated for the record.
+     * @throws IllegalStateException    if the owner is closed.
+     */
+    <R extends Record> ComponentStorage<R> storage(Class<R> recordClass);
+}
