@@ -431,6 +431,138 @@ class SparseSetTest
         assertEquals(0, offHeap.allocatedBytes());
     }
 
+    // ------------------------------------------------------------------------------- failures leave it unchanged
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void anInsertWhoseGrowthFailsLeavesEveryMemberAndPayloadWhereItWas(final DeletionPolicy policy)
+    {
+        // One page (16 KiB) plus 16 slots of 23 bytes, and room for all but the last new column of 24 slots.
+        final OffHeap offHeap = new OffHeap("test world", 16384 + 16 * 23 + 24 * (8 + 8 + 4 + 2));
+        final PayloadSet set = new PayloadSet(policy, offHeap, null, "budget set");
+        for (int i = 0; i < 16; i++)
+        {
+            set.emplace(Entity.of(i, 0), i * 10L);
+        }
+        final List<Long> before = iteration(set);
+
+        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () -> set.emplace(Entity.of(16, 0), 1));
+
+        assertTrue(error.getMessage().contains("budget of"), error.getMessage());
+        assertEquals(before, iteration(set));
+        assertFalse(set.contains(Entity.of(16, 0)));
+        assertEquals(16, set.capacity());
+        for (int i = 0; i < 16; i++)
+        {
+            assertEquals(i * 10L, set.stampAt(set.indexOf(Entity.of(i, 0))), "payload of " + i);
+        }
+        set.erase(Entity.of(3, 0));
+        set.emplace(Entity.of(3, 1), 99);
+        assertEquals(99, set.stampAt(set.indexOf(Entity.of(3, 1))), "the set keeps working");
+        offHeap.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void anInsertWhoseSparsePageCannotBeAllocatedChangesNothing(final DeletionPolicy policy)
+    {
+        final OffHeap offHeap = new OffHeap("test world", 16384 + 16 * 23);
+        final PayloadSet set = new PayloadSet(policy, offHeap, null, "budget set");
+        set.emplace(A, 1);
+
+        assertThrows(OutOfMemoryError.class, () -> set.emplace(Entity.of(SparseSet.PAGE_SIZE, 0), 2));
+
+        assertEquals(List.of(A), iteration(set));
+        assertEquals(1, set.memberCount());
+        assertEquals(-1, set.indexOf(Entity.of(SparseSet.PAGE_SIZE, 0)));
+        offHeap.close();
+    }
+
+    // ----------------------------------------------------------------------------------- changes while iterating
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void reorderingASetFromInsideItsForEachThrowsAndLeavesItsOrderAlone(final DeletionPolicy policy)
+    {
+        try (PayloadSet set = payloadSet(policy, A, B, C, D))
+        {
+            final List<Long> before = iteration(set);
+            final List<Executable> reorders = List.of(
+                () -> set.sort((left, right) -> 0), () -> set.sortAs(set), () -> set.swapElements(A, D),
+                set::compact);
+            for (final Executable reorder : reorders)
+            {
+                final List<Long> visited = new ArrayList<>();
+                set.forEach(entity ->
+                {
+                    visited.add(entity);
+                    final IllegalStateException error = assertThrows(IllegalStateException.class, reorder);
+                    assertTrue(error.getMessage().contains("test set while it is being iterated"),
+                        error.getMessage());
+                });
+                assertEquals(before, visited, "every member visited once");
+                assertEquals(before, iteration(set));
+            }
+            set.sort((left, right) -> Long.compare(stampAt(set, right), stampAt(set, left)));
+            assertFalse(set.isIterating(), "the refusal ends with the iteration");
+        }
+    }
+
+    @Test
+    void closingAStandaloneSetFromInsideItsForEachThrowsAndTheLoopGoesOn()
+    {
+        final PayloadSet set = payloadSet(DeletionPolicy.SWAP_AND_POP, A, B, C);
+        final List<Long> visited = new ArrayList<>();
+
+        set.forEach(entity ->
+        {
+            visited.add(entity);
+            final IllegalStateException error = assertThrows(IllegalStateException.class, set::close);
+            assertTrue(error.getMessage().contains("cannot be closed while test set is being iterated"),
+                error.getMessage());
+        });
+
+        assertEquals(List.of(C, B, A), visited);
+        set.close();
+        assertTrue(set.isClosed());
+    }
+
+    @Test
+    void closingFromAnotherThreadWhileOneIteratesIsRefused() throws Exception
+    {
+        final PayloadSet set = payloadSet(DeletionPolicy.SWAP_AND_POP);
+        for (int i = 0; i < 1000; i++)
+        {
+            set.emplace(Entity.of(i, 0), i);
+        }
+        final java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final long[] sum = {0};
+        final Thread iterating = new Thread(() -> set.forEach(entity ->
+        {
+            inside.countDown();
+            try
+            {
+                release.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+            sum[0] += set.stampAt(set.indexOf(entity));
+        }));
+        iterating.start();
+        inside.await();
+
+        final IllegalStateException error = assertThrows(IllegalStateException.class, set::close);
+        release.countDown();
+        iterating.join();
+
+        assertTrue(error.getMessage().contains("from this or another thread"), error.getMessage());
+        assertEquals(999 * 1000 / 2, sum[0], "the iteration read every payload intact");
+        set.close();
+    }
+
     // ------------------------------------------------------------------------------------- typed column access
 
     /** A set with one payload column of each width, read and written through the checked payload addresses. */
