@@ -49,13 +49,49 @@ class AddExportsTest
         assertEquals("CREATED 0", output.strip());
     }
 
+    @Test
+    void withAgronaOnTheModulePathTheMessageNamesTheExportToItsModule() throws IOException, InterruptedException
+    {
+        final String output = runModularProbe(List.of());
+        assertTrue(output.startsWith("REFUSED "), output);
+        assertTrue(output.contains("--add-exports java.base/jdk.internal.misc=org.agrona"), output);
+    }
+
+    @Test
+    void withAgronaOnTheModulePathTheExportToItsModuleWorks() throws IOException, InterruptedException
+    {
+        final String output = runModularProbe(List.of("--add-exports", "java.base/jdk.internal.misc=org.agrona"));
+        assertEquals("CREATED 0", output.strip());
+    }
+
+    /** Runs the probe with Agrona's jar on the module path (a named module) and the rest on the class path. */
+    private static String runModularProbe(final List<String> flags) throws IOException, InterruptedException
+    {
+        final List<String> modulePath = new java.util.ArrayList<>();
+        final List<String> classPath = new java.util.ArrayList<>();
+        for (final String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+        {
+            (entry.contains("agrona") ? modulePath : classPath).add(entry);
+        }
+        assertEquals(1, modulePath.size(), "exactly one Agrona jar on the test class path: " + modulePath);
+        final List<String> arguments = new java.util.ArrayList<>(flags);
+        arguments.addAll(List.of("--module-path", modulePath.get(0), "--add-modules", "org.agrona"));
+        return run(arguments, String.join(java.io.File.pathSeparator, classPath));
+    }
+
     private static String runProbe(final List<String> flags) throws IOException, InterruptedException
+    {
+        return run(flags, System.getProperty("java.class.path"));
+    }
+
+    private static String run(final List<String> flags, final String classPath)
+        throws IOException, InterruptedException
     {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final List<String> command = new java.util.ArrayList<>();
         command.add(java);
         command.addAll(flags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Probe.class.getName()));
+        command.addAll(List.of("-cp", classPath, Probe.class.getName()));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "probe JVM did not finish");

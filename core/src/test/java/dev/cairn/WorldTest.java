@@ -1,0 +1,197 @@
+package dev.cairn;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Specification of the {@link World}'s own lifecycle: entity iteration, the memory budget, closing while iterating
+ * and the safety net for worlds nobody closed. Storages and views are specified with generated code in codegen.
+ */
+class WorldTest
+{
+    @Test
+    void forEachEntityVisitsEveryAliveEntityOnceAndSurvivesDestroyingTheCurrentOne()
+    {
+        try (World world = new World())
+        {
+            final long[] entities = new long[10];
+            world.create(entities, entities.length);
+            world.destroy(entities[4]);
+            final List<Long> visited = new ArrayList<>();
+
+            world.forEachEntity(entity ->
+            {
+                visited.add(entity);
+                world.destroy(entity);
+            });
+
+            assertEquals(9, visited.size());
+            assertEquals(entities[9], visited.get(0), "highest index first");
+            assertFalse(visited.contains(entities[4]));
+            assertEquals(0, world.aliveCount());
+        }
+    }
+
+    @Test
+    void closingTheWorldFromInsideForEachEntityIsRefusedAndTheWorldStaysUsable()
+    {
+        final World world = new World();
+        final long entity = world.create();
+
+        world.forEachEntity(e ->
+        {
+            final IllegalStateException error = assertThrows(IllegalStateException.class, world::close);
+            assertTrue(error.getMessage().startsWith("World cannot be closed while the entity pool is being iterated"),
+                error.getMessage());
+        });
+
+        assertFalse(world.isClosed());
+        assertTrue(world.valid(entity));
+        world.close();
+        assertTrue(world.isClosed());
+        assertThrows(IllegalStateException.class, () -> world.forEachEntity(e -> { }));
+    }
+
+    @Test
+    void closingFromAnotherThreadWhileOneIteratesIsRefused() throws InterruptedException
+    {
+        final World world = new World();
+        world.create(new long[1000], 1000);
+        final CountDownLatch inside = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final int[] visited = {0};
+        final Thread iterating = new Thread(() -> world.forEachEntity(entity ->
+        {
+            inside.countDown();
+            awaitQuietly(release);
+            visited[0]++;
+        }));
+        iterating.start();
+        inside.await();
+
+        final IllegalStateException error = assertThrows(IllegalStateException.class, world::close);
+        release.countDown();
+        iterating.join();
+
+        assertTrue(error.getMessage().contains("from this or another thread"), error.getMessage());
+        assertEquals(1000, visited[0]);
+        world.close();
+    }
+
+    @Test
+    void aWorldOverItsBudgetThrowsOutOfMemoryErrorAndKeepsItsEntities()
+    {
+        try (World world = new World(1_000_000, 1024))
+        {
+            final List<Long> created = new ArrayList<>();
+            final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () ->
+            {
+                while (true)
+                {
+                    created.add(world.create());
+                }
+            });
+
+            assertTrue(error.getMessage().contains("for World: it holds"), error.getMessage());
+            assertEquals(1024, world.offHeapBudget());
+            assertTrue(world.offHeapBytes() <= 1024);
+            assertEquals(created.size(), world.aliveCount());
+            for (final long entity : created)
+            {
+                assertTrue(world.valid(entity));
+            }
+            world.destroy(created.get(0));
+            assertEquals(Entity.next(created.get(0)), world.create(), "the world keeps working within its budget");
+        }
+    }
+
+    @Test
+    void aWorldNobodyClosedIsFreedByTheCleanerAndReportedOnce() throws InterruptedException
+    {
+        final Logger logger = Logger.getLogger("dev.cairn");
+        final List<String> messages = new ArrayList<>();
+        final Handler handler = new Handler()
+        {
+            @Override
+            public void publish(final LogRecord record)
+            {
+                synchronized (messages)
+                {
+                    if (record.getMessage().startsWith("World was not closed"))
+                    {
+                        messages.add(record.getMessage());
+                    }
+                }
+            }
+
+            @Override
+            public void flush()
+            {
+            }
+
+            @Override
+            public void close()
+            {
+            }
+        };
+        logger.addHandler(handler);
+        try
+        {
+            final WeakReference<World> leaked = leakAWorld();
+            for (int attempt = 0; attempt < 200 && (leaked.get() != null || count(messages) == 0); attempt++)
+            {
+                System.gc();
+                Thread.sleep(10);
+            }
+
+            assertEquals(1, count(messages), "one report per leaked world");
+            synchronized (messages)
+            {
+                assertTrue(messages.get(0).contains("were freed by the garbage collector's Cleaner"), messages.get(0));
+            }
+        }
+        finally
+        {
+            logger.removeHandler(handler);
+        }
+    }
+
+    private static WeakReference<World> leakAWorld()
+    {
+        final World world = new World();
+        world.create(new long[100], 100);
+        return new WeakReference<>(world);
+    }
+
+    private static int count(final List<String> messages)
+    {
+        synchronized (messages)
+        {
+            return messages.size();
+        }
+    }
+
+    private static void awaitQuietly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
