@@ -142,14 +142,14 @@ public class ViewProbe
     {
         final ViewProbe_PStorage p = positions;
         final ViewProbe_VStorage v = velocities;
-        for (int i = p.freeList() - 1; i >= 0; i--)
+        for (int i = p.extent() - 1; i >= 0; i--)
         {
-            final long entity = p.packedAt(i);
-            if (Entity.version(entity) == Entity.TOMBSTONE_VERSION)
+            final long entity = p.entityAt(i);
+            if (entity == Entity.NULL)
             {
                 continue;
             }
-            final int j = i < v.freeList() && v.packedAt(i) == entity ? i : v.memberIndex(entity);
+            final int j = i < v.extent() && v.entityAt(i) == entity ? i : v.indexOf(entity);
             if (j < 0)
             {
                 continue;

@@ -274,7 +274,7 @@ final class GeneratedStorageTest
             tags.add(B, new Tags.InPlace());
 
             assertSame(tags.get(A), tags.get(B));
-            assertSame(tags.get(A), tags.getAt(tags.memberIndex(B)));
+            assertSame(tags.get(A), tags.getAt(tags.indexOf(B)));
             assertMessageContains(Entity.toString(C), assertThrows(IllegalArgumentException.class, () -> tags.get(C)));
             assertThrows(NullPointerException.class, () -> tags.add(C, null));
             assertFalse(tags.contains(C));

@@ -221,7 +221,7 @@ final class ModelRun implements AutoCloseable
         final boolean throughRef = op.kind() == Op.Kind.WRITE_REF;
         if (member)
         {
-            final int index = storage.memberIndex(op.entity());
+            final int index = storage.indexOf(op.entity());
             if (throughRef)
             {
                 subject.writeRef(index, op.row(), op.mask());
@@ -282,8 +282,8 @@ final class ModelRun implements AutoCloseable
         {
             final long entity = entry.getKey();
             final Row expected = entry.getValue();
-            final int index = storage.memberIndex(entity);
-            check(index >= 0 && index < storage.freeList() && storage.entityAt(index) == entity,
+            final int index = storage.indexOf(entity);
+            check(index >= 0 && index < storage.extent() && storage.entityAt(index) == entity,
                 Entity.toString(entity) + " has member index " + index);
             readsBack(entity, "by entity", expected, subject.read(entity));
             readsBack(entity, "by packed index " + index, expected, subject.readAt(index));

@@ -65,7 +65,7 @@ final class ViewBehaviourTest
         }
         // Positions now hold entities[9], entities[8] (swap-and-pop kept them at the back) and lead the next run.
         final List<Long> expected = new ArrayList<>();
-        for (int i = positions.freeList() - 1; i >= 0; i--)
+        for (int i = positions.extent() - 1; i >= 0; i--)
         {
             expected.add(positions.entityAt(i));
         }
@@ -117,7 +117,7 @@ final class ViewBehaviourTest
             world.remove(entities[k], Marked.class);
         }
         assertTrue(velocities.size() > velocities.memberCount(), "in-place tombstones exist");
-        assertTrue(hps.size() > hps.freeList(), "swap-only released entries exist");
+        assertTrue(hps.size() > hps.extent(), "swap-only released entries exist");
 
         final List<Long> visited = new ArrayList<>();
         new ViewFixtures_VelNotFrozenView(world).forEach((entity, vel) -> visited.add(entity));

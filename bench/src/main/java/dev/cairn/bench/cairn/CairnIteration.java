@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * Cairn: iteration, a view with an exclusion and random access, per entity. Iteration goes through the generated
  * views ({@link DriftersView}, {@link MoversView}, {@link AcceleratingView}, {@link ActiveMoversView}), built once
  * per world as a system would hold them, with {@code forEach} and a non-capturing lambda over the views' positioned
- * {@code Ref}s. Random access is {@code requireIndex(entity)} then {@code xAt}/{@code yAt} over a shuffled handle
+ * {@code Ref}s. Random access is {@code indexOf(entity)} then {@code xAt}/{@code yAt} over a shuffled handle
  * array.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -169,7 +169,7 @@ public class CairnIteration
         float sum = 0;
         for (final long entity : state.shuffled)
         {
-            final int index = positions.requireIndex(entity);
+            final int index = positions.indexOf(entity);
             sum += positions.xAt(index) + positions.yAt(index);
         }
         return sum;
