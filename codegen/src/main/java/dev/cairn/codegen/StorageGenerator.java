@@ -531,20 +531,8 @@ final class StorageGenerator
                 "@return this reference.");
             method("public Ref moveTo(final int index)",
                 "this.index = index;",
-                "this.entity = storage.memberInSlot(index);",
+                "this.entity = storage.memberAt(index);",
                 "this.layoutVersion = entity == " + names.of("dev.cairn.Entity") + ".NULL ? -1 : storage.layoutVersion();",
-                "return this;");
-            doc("Positions this reference on {@code entity}, which the caller knows to be the member at packed index",
-                "{@code index}: what views do for the entity they visit, without reading the packed array again. As",
-                "with {@link #moveTo(int)}, every access checks the slot again once the storage's layout changed.",
-                "",
-                "@param index  the entity's packed index.",
-                "@param entity the member at that index.",
-                "@return this reference.");
-            method("public Ref moveTo(final int index, final long entity)",
-                "this.index = index;",
-                "this.entity = entity;",
-                "this.layoutVersion = storage.layoutVersion();",
                 "return this;");
             doc("The packed index this reference is at.", "", "@return the index.");
             method("public int index()", "return index;");

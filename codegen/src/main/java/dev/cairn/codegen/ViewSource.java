@@ -209,8 +209,9 @@ final class ViewSource
         line(" * front. Allocates nothing; the {@code Ref}s passed are this view's and are moved before every call.");
         line(" *");
         line(" * @param action receives each entity and its components.");
-        line(" * @throws IllegalStateException if the world is closed (also when it is closed by {@code action}),");
-        line(" *                               or if called from inside an action of this same view.");
+        line(" * @throws IllegalStateException if the world is closed, or if called from inside an action of this same");
+        line(" *                               view; from {@code action}, closing the world or reordering the leading");
+        line(" *                               storage throws too.");
         line(" */");
         line("public void forEach(final Action action)");
         open();
@@ -245,8 +246,11 @@ final class ViewSource
         line("finally");
         open();
         line("iterating = false;");
+        for (final ViewComponent component : passed)
+        {
+            line(refField(component) + ".moveTo(-1);");
+        }
         close();
-        line("ensureOpen();");
         close();
     }
 
@@ -286,10 +290,10 @@ final class ViewSource
         line("final SparseSet lead = leadStorage();");
         localStorages(null);
         line("int count = 0;");
-        line("for (int i = lead.freeList() - 1; i >= 0; i--)");
+        line("for (int i = lead.extent() - 1; i >= 0; i--)");
         open();
-        line("final long entity = lead.packedAt(i);");
-        line("if (Entity.version(entity) == Entity.TOMBSTONE_VERSION)");
+        line("final long entity = lead.entityAt(i);");
+        line("if (entity == Entity.NULL)");
         skip();
         probes(null);
         line("count++;");
@@ -332,7 +336,7 @@ final class ViewSource
         line(" */");
         line("public int sizeHint()");
         open();
-        line("return leadStorage().freeList();");
+        line("return leadStorage().extent();");
         close();
     }
 
@@ -364,26 +368,33 @@ final class ViewSource
         {
             line("final " + refType(component) + " " + refLocal(component) + " = this." + refField(component) + ";");
         }
-        line("int i = " + storageLocal(lead) + ".freeList();");
+        line(storageLocal(lead) + ".beginIteration();");
+        line("try");
+        open();
+        line("int i = " + storageLocal(lead) + ".extent();");
         line("while (--i >= 0)");
         open();
-        line("final long entity = " + storageLocal(lead) + ".packedAt(i);");
-        line("if (Entity.version(entity) == Entity.TOMBSTONE_VERSION)");
+        line("final long entity = " + storageLocal(lead) + ".entityAt(i);");
+        line("if (entity == Entity.NULL)");
         skip();
         probes(lead);
         final List<String> arguments = new ArrayList<>();
         arguments.add("entity");
         for (final ViewComponent component : passed)
         {
-            arguments.add(
-                refLocal(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ", entity)");
+            arguments.add(refLocal(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ")");
         }
         call("action.accept(", arguments, ");");
-        line("final int end = " + storageLocal(lead) + ".freeList();");
+        line("final int end = " + storageLocal(lead) + ".extent();");
         line("if (i > end)");
         open();
         line("i = end;");
         close();
+        close();
+        close();
+        line("finally");
+        open();
+        line(storageLocal(lead) + ".endIteration();");
         close();
         close();
     }
@@ -415,16 +426,16 @@ final class ViewSource
             line("private int leadOrdinal()");
             open();
             line("int lead = 0;");
-            line("int extent = " + storageField(included.get(0)) + ".freeList();");
+            line("int extent = " + storageField(included.get(0)) + ".extent();");
             for (int k = 1; k < included.size(); k++)
             {
                 final String field = storageField(included.get(k));
-                line("if (" + field + ".freeList() < extent)");
+                line("if (" + field + ".extent() < extent)");
                 open();
                 line("lead = " + k + ";");
                 if (k < included.size() - 1)
                 {
-                    line("extent = " + field + ".freeList();");
+                    line("extent = " + field + ".extent();");
                 }
                 close();
             }
@@ -469,6 +480,7 @@ final class ViewSource
         }
         line("private int index;");
         line("private long entity = Entity.NULL;");
+        line("private int reorders;");
         line();
         line("private Cursor()");
         open();
@@ -546,6 +558,7 @@ final class ViewSource
             line("lead = leadOrdinal();");
         }
         line("index = Integer.MAX_VALUE;");
+        line("reorders = leadStorage().reorderCount();");
         line("entity = Entity.NULL;");
         for (final ViewComponent component : passed)
         {
@@ -564,23 +577,30 @@ final class ViewSource
     private void nextBody(final ViewComponent lead, final boolean leadIsParameter)
     {
         localStorages(leadIsParameter ? lead : null);
+        line("if (" + storageLocal(lead) + ".reorderCount() != reorders)");
+        open();
+        line("ensureOpen();");
+        line("throw new IllegalStateException(");
+        line("    " + storageLocal(lead) + ".name() + \" was sorted, swapped or compacted while this cursor walked it; \" +");
+        line("    \"the rest of the walk would visit some entities twice and others never: start again with cursor()\");");
+        close();
         line("int i = index;");
-        line("final int end = " + storageLocal(lead) + ".freeList();");
+        line("final int end = " + storageLocal(lead) + ".extent();");
         line("if (i > end)");
         open();
         line("i = end;");
         close();
         line("while (--i >= 0)");
         open();
-        line("final long entity = " + storageLocal(lead) + ".packedAt(i);");
-        line("if (Entity.version(entity) == Entity.TOMBSTONE_VERSION)");
+        line("final long entity = " + storageLocal(lead) + ".entityAt(i);");
+        line("if (entity == Entity.NULL)");
         skip();
         probes(lead);
         line("this.index = i;");
         line("this.entity = entity;");
         for (final ViewComponent component : passed)
         {
-            line(refField(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ", entity);");
+            line(refField(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ");");
         }
         line("return true;");
         close();
@@ -647,7 +667,7 @@ final class ViewSource
         }
         for (final ViewComponent component : excluded)
         {
-            line("if (" + storageLocal(component) + ".memberIndex(entity) >= 0)");
+            line("if (" + storageLocal(component) + ".indexOf(entity) >= 0)");
             skip();
         }
     }
@@ -660,7 +680,7 @@ final class ViewSource
         line(" */");
         line("private static int indexIn(final SparseSet storage, final int i, final long entity)");
         open();
-        line("return i < storage.freeList() && storage.packedAt(i) == entity ? i : storage.memberIndex(entity);");
+        line("return i < storage.extent() && storage.entityAt(i) == entity ? i : storage.indexOf(entity);");
         close();
     }
 

@@ -92,7 +92,7 @@ final class RefStalenessTest
         assertEquals(4, messages.size());
         for (final String message : messages)
         {
-            assertTrue(message.contains("no longer in that slot"), message);
+            assertTrue(message.contains("no longer at that index"), message);
         }
     }
 
@@ -270,6 +270,6 @@ final class RefStalenessTest
     private static void assertStale(final String entity, final IllegalStateException thrown)
     {
         final String message = thrown.getMessage();
-        assertTrue(message.contains(entity) && message.contains("no longer in that slot"), message);
+        assertTrue(message.contains(entity) && message.contains("no longer at that index"), message);
     }
 }

@@ -180,7 +180,7 @@ final class RuntimeViewTest
     }
 
     @Test
-    void closingTheWorldDuringOrAfterIterationThrowsIllegalStateException()
+    void closingTheWorldFromTheActionIsRefusedAndAfterCloseEveryCallThrows()
     {
         for (int k = 0; k < 5; k++)
         {
@@ -188,13 +188,17 @@ final class RuntimeViewTest
         }
         final RuntimeView view = world.view(Pos.class);
         final int[] visits = new int[1];
-        assertThrows(IllegalStateException.class, () -> view.forEach(entity ->
+        view.forEach(entity ->
         {
             visits[0]++;
-            world.close();
-        }));
-        assertEquals(1, visits[0]);
+            assertThrows(IllegalStateException.class, world::close);
+        });
+        assertEquals(5, visits[0]);
+        assertFalse(world.isClosed());
+        world.close();
         assertThrows(IllegalStateException.class, () -> view.forEach(entity -> { }));
+        assertThrows(IllegalStateException.class, () -> view.storage(Pos.class), "storage() after close");
+        assertThrows(IllegalStateException.class, () -> view.without(Pos.class), "without() after close");
         assertThrows(IllegalStateException.class, view::count);
         assertThrows(IllegalStateException.class, () -> view.contains(0L));
         assertThrows(IllegalStateException.class, () -> world.view(Pos.class));

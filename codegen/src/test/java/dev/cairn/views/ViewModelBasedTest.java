@@ -22,6 +22,8 @@ import java.util.Random;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Random worlds, random changes between and during iterations, every generated view of {@link ViewFixtures} and the
@@ -301,25 +303,42 @@ final class ViewModelBasedTest
         {
             final int stopAfter = random.nextInt(Math.max(1, matching(view).size()) + 1);
             final int[] visits = new int[1];
+            // A runtime view's "cursor" is its forEach.
+            final boolean external = cursor && !view.isRuntime();
             final ViewHarness.Visitor visitor = (entity, accessors) ->
             {
                 if (visits[0]++ == stopAfter)
                 {
-                    world.close();
-                    for (final ViewHarness.Accessor accessor : accessors.values())
+                    if (external)
                     {
-                        assertThrows(IllegalStateException.class, accessor::get, "read after close");
+                        // A cursor cannot announce its iteration, so the close goes through and the cursor fails.
+                        world.close();
+                        for (final ViewHarness.Accessor accessor : accessors.values())
+                        {
+                            assertThrows(IllegalStateException.class, accessor::get, "read after close");
+                        }
+                    }
+                    else
+                    {
+                        final IllegalStateException refused =
+                            assertThrows(IllegalStateException.class, world::close, "close inside forEach is refused");
+                        assertTrue(refused.getMessage().contains("cannot be closed while"), refused.getMessage());
+                        for (final ViewHarness.Accessor accessor : accessors.values())
+                        {
+                            accessor.get();
+                        }
                     }
                 }
                 return true;
             };
-            if (matching(view).size() > stopAfter)
+            if (external && matching(view).size() > stopAfter)
             {
-                assertThrows(IllegalStateException.class, () -> run(view, cursor, visitor), "iteration closed midway");
+                assertThrows(IllegalStateException.class, () -> run(view, true, visitor), "iteration closed midway");
             }
             else
             {
                 run(view, cursor, visitor);
+                assertFalse(world.isClosed(), "a refused close changes nothing");
                 world.close();
             }
             assertThrows(IllegalStateException.class, () -> run(view, cursor, visitor), "iteration after close");

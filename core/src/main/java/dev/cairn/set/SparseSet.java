@@ -849,9 +849,9 @@ public class SparseSet implements AutoCloseable
             if (entity == Entity.NULL)
             {
                 throw new IllegalStateException(
-                    "a Ref of " + name + " is on no entity: it was never moved, was moved to an index that held " +
-                    "no member, or its iteration ended; move it to a member's index first (a view's cursor moves its " +
-                    "Refs in next())");
+                    "a Ref of " + name + " at index " + index + " is on no entity: it was never moved, was moved to " +
+                    "an index that held no member, or its iteration ended; move it to a member's index first (a " +
+                    "view's cursor moves its Refs in next())");
             }
             if (index >= size || packedGet(index) != entity)
             {
