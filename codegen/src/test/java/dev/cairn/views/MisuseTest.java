@@ -1,0 +1,183 @@
+package dev.cairn.views;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.views.ViewFixtures.Pos;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a user who misuses the engine gets: each call sequence below once corrupted data or visited the wrong
+ * entities silently, and now throws an exception that says what happened and leaves the world as it was.
+ */
+final class MisuseTest
+{
+    private final World world = new World(1 << 16);
+    private final ViewFixtures_PosStorage positions = world.storage(ViewFixtures_PosStorage.TYPE);
+    private final ViewFixtures_VelStorage velocities = world.storage(ViewFixtures_VelStorage.TYPE);
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    private long[] movers(final int count)
+    {
+        final long[] entities = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            entities[i] = world.create();
+            positions.emplace(entities[i], i, 0f);
+            velocities.emplace(entities[i], 1, 0);
+        }
+        return entities;
+    }
+
+    @Test
+    void reorderingTheLeadingStorageFromAViewsActionThrowsAndEveryEntityIsVisitedOnce()
+    {
+        movers(50);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final Map<String, Executable> reorders = Map.of(
+            "sort", () -> positions.sort(positions.comparingX()),
+            "sortAs", () -> positions.sortAs(velocities),
+            "compact", positions::compact,
+            "swapElements", () -> positions.swapElements(positions.entityAt(0), positions.entityAt(49)));
+        for (final Map.Entry<String, Executable> reorder : reorders.entrySet())
+        {
+            final Set<Long> visited = new HashSet<>();
+            view.forEach((entity, pos, vel) ->
+            {
+                assertTrue(visited.add(entity), "visited twice: " + Entity.toString(entity));
+                final IllegalStateException error = assertThrows(IllegalStateException.class, reorder.getValue());
+                assertTrue(error.getMessage().startsWith("cannot " + reorder.getKey() + " ViewFixtures.Pos storage " +
+                    "while it is being iterated"), error.getMessage());
+            });
+            assertEquals(50, visited.size(), reorder.getKey());
+        }
+        positions.sort(positions.comparingX());
+    }
+
+    @Test
+    void reorderingTheLeadingStorageDuringACursorLoopMakesTheNextStepThrow()
+    {
+        movers(20);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final ViewFixtures_PosVelView.Cursor cursor = view.cursor();
+        assertTrue(cursor.next());
+
+        positions.sort(positions.comparingX());
+
+        final IllegalStateException error = assertThrows(IllegalStateException.class, cursor::next);
+        assertTrue(error.getMessage().startsWith("ViewFixtures.Pos storage was sorted, swapped or compacted while " +
+            "this cursor walked it"), error.getMessage());
+        int count = 0;
+        for (ViewFixtures_PosVelView.Cursor again = view.cursor(); again.next(); )
+        {
+            count++;
+        }
+        assertEquals(20, count, "a new cursor walks the sorted storage");
+    }
+
+    @Test
+    void aRefKeptAfterForEachReturnsThrowsInsteadOfWritingTheLastVisitedEntity()
+    {
+        final long[] entities = movers(3);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final List<ViewFixtures_PosStorage.Ref> kept = new ArrayList<>();
+
+        view.forEach((entity, pos, vel) ->
+        {
+            if (kept.isEmpty())
+            {
+                kept.add(pos);
+            }
+        });
+
+        final IllegalStateException error = assertThrows(IllegalStateException.class, () -> kept.get(0).x(99f));
+        assertTrue(error.getMessage().contains("is on no entity"), error.getMessage());
+        for (int i = 0; i < entities.length; i++)
+        {
+            assertEquals(i, positions.x(entities[i]), "no entity was written");
+        }
+    }
+
+    @Test
+    void aRefMovedToAnIndexWithoutAMemberIsOnNoEntityAndEveryAccessThrows()
+    {
+        movers(2);
+        final ViewFixtures_PosStorage.Ref ref = positions.ref();
+
+        for (final int index : new int[]{-1, 2, Integer.MAX_VALUE, Integer.MIN_VALUE})
+        {
+            ref.moveTo(index);
+            assertEquals(Entity.NULL, ref.entity());
+            assertThrows(IllegalStateException.class, ref::x, "index " + index);
+            assertThrows(IllegalStateException.class, () -> ref.y(5f), "index " + index);
+        }
+        assertEquals(List.of(0f, 1f), List.of(positions.xAt(0), positions.xAt(1)));
+    }
+
+    @Test
+    void aStorageOfAWorldCannotBeClosedOnItsOwnSoTheWorldKeepsWorking()
+    {
+        final long[] entities = movers(5);
+
+        final IllegalStateException error = assertThrows(IllegalStateException.class, positions::close);
+
+        assertTrue(error.getMessage().startsWith("ViewFixtures.Pos storage belongs to a World and lives as long as " +
+            "it: close the World instead"), error.getMessage());
+        assertFalse(positions.isClosed());
+        world.destroy(entities[0]);
+        assertFalse(positions.contains(entities[0]), "destroy removes every component");
+        assertFalse(velocities.contains(entities[0]));
+        assertEquals(4, new ViewFixtures_PosVelView(world).count());
+        world.clear();
+        assertEquals(0, positions.memberCount());
+        assertEquals(0, world.aliveCount());
+    }
+
+    @Test
+    void anEmplaceWhoseGrowthExceedsTheBudgetLeavesTheWorldAsItWas()
+    {
+        try (World small = new World(1 << 16, 40_000))
+        {
+            final ViewFixtures_PosStorage pos = small.storage(ViewFixtures_PosStorage.TYPE);
+            final List<Long> added = new ArrayList<>();
+            final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () ->
+            {
+                while (true)
+                {
+                    final long entity = small.create();
+                    pos.emplace(entity, added.size(), -added.size());
+                    added.add(entity);
+                }
+            });
+
+            assertTrue(error.getMessage().contains("budget of 40000 bytes"), error.getMessage());
+            assertEquals(added.size(), pos.memberCount());
+            for (int i = 0; i < added.size(); i++)
+            {
+                assertEquals(i, pos.x(added.get(i)));
+                assertEquals(-i, pos.y(added.get(i)));
+            }
+            assertEquals(added.size() + 1, small.aliveCount(), "the entity whose component failed stays alive");
+            small.destroy(added.get(0));
+            assertEquals(added.size() - 1, pos.memberCount(), "and keeps working");
+            assertEquals(added.size() - 1, small.view(Pos.class).count());
+        }
+    }
+}
