@@ -104,7 +104,7 @@ class WorldTest
                 }
             });
 
-            assertTrue(error.getMessage().contains("for World: it holds"), error.getMessage());
+            assertTrue(error.getMessage().contains("World's off-heap memory from 864 to 1296 bytes: it holds 864 of its budget of 1024"), error.getMessage());
             assertEquals(1024, world.offHeapBudget());
             assertTrue(world.offHeapBytes() <= 1024);
             assertEquals(created.size(), world.aliveCount());

@@ -439,32 +439,20 @@ public final class EntityPool
     private void growVersions(final int needed)
     {
         final int newCapacity = grownCapacity(versionCapacity, needed);
-        versions = moveTo(versions, created, newCapacity);
+        versions = offHeap.reallocate(versions, (long)newCapacity << 2);
         versionCapacity = newCapacity;
     }
 
     private void growFree(final int needed)
     {
         final int newCapacity = grownCapacity(freeCapacity, needed);
-        free = moveTo(free, freeCount, newCapacity);
+        free = offHeap.reallocate(free, (long)newCapacity << 2);
         freeCapacity = newCapacity;
     }
 
     private int grownCapacity(final int capacity, final int needed)
     {
         return (int)Math.min(maxEntities, Math.max(needed, Math.max(64L, capacity + (capacity >> 1))));
-    }
-
-    /** Allocates {@code capacity} ints, copies the first {@code used} from {@code address}, frees it. */
-    private long moveTo(final long address, final int used, final int capacity)
-    {
-        final long moved = offHeap.allocate((long)capacity << 2);
-        if (used > 0)
-        {
-            UnsafeApi.copyMemory(address, moved, (long)used << 2);
-        }
-        offHeap.free(address);
-        return moved;
     }
 
     private void forgetMemory()

@@ -8,9 +8,11 @@ import org.agrona.UnsafeApi;
  * set keeps its packed entity handles in column 0 and a component storage its fields in the columns after it;
  * moving or swapping a slot moves it in every column.
  * <p>
- * {@link #grow(int)} is all or nothing: it allocates every new block before it frees any old one, so if an
- * allocation fails the columns are exactly as they were. Addresses change only in {@link #grow(int)} and
- * {@link #free()}; callers that cache {@link #address(int)} refresh it after those.
+ * {@link #grow(int)} is all or nothing as far as the contents go: each column is resized in place (large blocks are
+ * remapped, not copied) and its new address recorded at once, and the capacity is that of the smallest column, so if
+ * an allocation fails every slot below the old capacity holds what it held and the capacity is unchanged (columns
+ * already grown keep their larger blocks for the next attempt). Addresses change only in {@link #grow(int)} and
+ * {@link #free()}; callers that cache {@link #address(int)} refresh it after those, also after a failed grow.
  * <p>
  * Accesses through addresses are unchecked: callers keep every slot they touch below {@link #capacity()}. Not
  * thread-safe.
@@ -20,6 +22,8 @@ public final class Columns
     private final OffHeap offHeap;
     private final int[] shifts;
     private final long[] addresses;
+    /** Slots each column's block holds; the capacity is the smallest. */
+    private final int[] slots;
     private int capacity;
 
     /**
@@ -34,6 +38,7 @@ public final class Columns
         this.offHeap = offHeap;
         this.shifts = new int[widths.length];
         this.addresses = new long[widths.length];
+        this.slots = new int[widths.length];
         for (int k = 0; k < widths.length; k++)
         {
             shifts[k] = shiftOf(widths[k]);
@@ -90,54 +95,43 @@ public final class Columns
     public long bytes()
     {
         long bytes = 0;
-        for (final int shift : shifts)
+        for (int k = 0; k < shifts.length; k++)
         {
-            bytes += (long)capacity << shift;
+            bytes += (long)slots[k] << shifts[k];
         }
         return bytes;
     }
 
     /**
-     * Reallocates every column to {@code newCapacity} slots, keeping the first {@code min(capacity, newCapacity)}
-     * slots; the contents of the others are undefined. Either every column is reallocated or, if an allocation fails, none is.
+     * Resizes every column to {@code newCapacity} slots, keeping the first {@code min(capacity, newCapacity)} slots;
+     * the contents of the others are undefined.
      *
      * @param newCapacity the new capacity, 0 or more.
-     * @throws OutOfMemoryError if an allocation fails; the columns are unchanged.
+     * @throws OutOfMemoryError if a column cannot be resized; the slots below the old capacity and the capacity are
+     *                          unchanged.
      */
     public void grow(final int newCapacity)
     {
-        final int count = shifts.length;
-        final long[] moved = new long[count];
-        if (newCapacity > 0)
+        try
         {
-            int k = 0;
-            try
+            for (int k = 0; k < addresses.length; k++)
             {
-                for (; k < count; k++)
+                if (slots[k] != newCapacity)
                 {
-                    moved[k] = offHeap.allocate((long)newCapacity << shifts[k]);
+                    addresses[k] = offHeap.reallocate(addresses[k], (long)newCapacity << shifts[k]);
+                    slots[k] = newCapacity;
                 }
             }
-            catch (final OutOfMemoryError ex)
-            {
-                while (--k >= 0)
-                {
-                    offHeap.free(moved[k]);
-                }
-                throw ex;
-            }
         }
-        final int kept = Math.min(capacity, newCapacity);
-        for (int k = 0; k < count; k++)
+        finally
         {
-            if (kept > 0)
+            int smallest = Integer.MAX_VALUE;
+            for (final int columnSlots : slots)
             {
-                UnsafeApi.copyMemory(addresses[k], moved[k], (long)kept << shifts[k]);
+                smallest = Math.min(smallest, columnSlots);
             }
-            offHeap.free(addresses[k]);
-            addresses[k] = moved[k];
+            capacity = slots.length == 0 ? newCapacity : smallest;
         }
-        capacity = newCapacity;
     }
 
     /**
@@ -152,6 +146,7 @@ public final class Columns
                 offHeap.free(addresses[k]);
             }
             addresses[k] = 0;
+            slots[k] = 0;
         }
         capacity = 0;
     }

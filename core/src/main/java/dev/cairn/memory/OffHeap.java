@@ -10,10 +10,11 @@ import java.util.ArrayList;
  * Owner of off-heap memory: allocates, grows and frees the blocks of one {@link dev.cairn.World} (or of one
  * standalone set), counts the bytes it holds, and frees every block it still holds when it is closed.
  * <p>
- * <b>All or nothing.</b> {@link #allocate} either returns a block or throws {@link OutOfMemoryError} having changed
- * nothing; structures that grow several blocks at once allocate every new block first and free the old ones only
- * after the last allocation succeeded (see {@link Columns#grow(int)}), so a failed growth leaves them as they were.
- * An optional byte budget makes an allocation fail before the native allocator is asked.
+ * <b>All or nothing.</b> {@link #allocate} and {@link #reallocate} either succeed or throw {@link OutOfMemoryError}
+ * having changed nothing; structures that grow several blocks at once record each block's new address as soon as it
+ * moved and take their capacity from the smallest block (see {@link Columns#grow(int)}), so a failed growth leaves
+ * their contents and capacity as they were. An optional byte budget makes an allocation fail before the native
+ * allocator is asked.
  * <p>
  * <b>Closing.</b> Every structure built on this memory registers a {@link Holder}. {@link #close()} refuses (and
  * changes nothing) while any holder is being iterated, from whichever thread; otherwise it tells every holder that
@@ -185,6 +186,63 @@ public final class OffHeap
         blocks.sizes.put(address, bytes);
         blocks.allocatedBytes += bytes;
         return address;
+    }
+
+    /**
+     * Resizes a block, keeping its first {@code min(old size, newBytes)} bytes; the rest of a grown block is undefined.
+     * The block may move (large blocks are remapped rather than copied). If the budget or the native allocator refuses,
+     * the block is left exactly as it was.
+     *
+     * @param address  a block of this owner, or 0 to allocate a new one.
+     * @param newBytes the new size, 0 or more; 0 frees the block.
+     * @return the block's address now (0 once freed).
+     * @throws OutOfMemoryError         if the memory cannot be had; the block is unchanged.
+     * @throws IllegalArgumentException if {@code address} is not a block of this owner.
+     * @throws IllegalStateException    if this memory was closed.
+     */
+    public long reallocate(final long address, final long newBytes)
+    {
+        if (address == 0)
+        {
+            return newBytes == 0 ? 0 : allocate(newBytes);
+        }
+        final Blocks blocks = this.blocks;
+        blocks.ensureOpen();
+        final long oldBytes = blocks.sizes.get(address);
+        if (oldBytes == Blocks.MISSING)
+        {
+            throw new IllegalArgumentException(
+                "0x" + Long.toHexString(address) + " is not a block of " + blocks.ownerName + "'s memory");
+        }
+        if (newBytes == 0)
+        {
+            free(address);
+            return 0;
+        }
+        if (newBytes - oldBytes > blocks.budget - blocks.allocatedBytes)
+        {
+            throw new OutOfMemoryError(
+                "cannot grow a block of " + blocks.ownerName + "'s off-heap memory from " + oldBytes + " to " +
+                newBytes + " bytes: it holds " + blocks.allocatedBytes + " of its budget of " + blocks.budget +
+                " bytes; raise the budget or hold fewer entities");
+        }
+        final long moved;
+        try
+        {
+            moved = UnsafeApi.reallocateMemory(address, newBytes);
+        }
+        catch (final OutOfMemoryError ex)
+        {
+            final OutOfMemoryError error = new OutOfMemoryError(
+                "cannot grow a block of " + blocks.ownerName + "'s native memory from " + oldBytes + " to " +
+                newBytes + " bytes (it holds " + blocks.allocatedBytes + " bytes): " + ex.getMessage());
+            error.initCause(ex);
+            throw error;
+        }
+        blocks.sizes.remove(address);
+        blocks.sizes.put(moved, newBytes);
+        blocks.allocatedBytes += newBytes - oldBytes;
+        return moved;
     }
 
     /**

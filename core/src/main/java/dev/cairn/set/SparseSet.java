@@ -1051,8 +1051,14 @@ public class SparseSet implements AutoCloseable
 
     private void resizeDense(final int newCapacity)
     {
-        dense.grow(newCapacity);
-        packedAddress = dense.address(0);
+        try
+        {
+            dense.grow(newCapacity);
+        }
+        finally
+        {
+            packedAddress = dense.address(0);
+        }
     }
 
     /** The world closed: its memory is about to be freed, so forget every address and read as empty. */

@@ -158,28 +158,46 @@ class OffHeapTest
     }
 
     @Test
-    void aGrowthWhoseLastAllocationFailsLeavesEveryColumnAsItWas()
+    void aGrowthThatFailsPartWayKeepsEveryValueAndTheCapacity()
     {
-        // Room for the old columns (2 slots x 15 bytes) and all but the last new block of 100 slots.
-        final OffHeap offHeap = new OffHeap("test", 2 * 15 + 100 * (8 + 4 + 2));
+        // Room for the old columns (2 slots x 15 bytes) grown to 100 slots, except the last (1-byte) column.
+        final OffHeap offHeap = new OffHeap("test", 100 * (8 + 4 + 2) + 2);
         final Columns columns = new Columns(offHeap, 8, 4, 2, 1);
         columns.grow(2);
         UnsafeApi.putLong(columns.address(0) + 8, 77);
+        UnsafeApi.putInt(columns.address(1) + 4, 66);
         UnsafeApi.putByte(columns.address(3) + 1, (byte)7);
-        final long[] before = {columns.address(0), columns.address(1), columns.address(2), columns.address(3)};
 
-        assertThrows(OutOfMemoryError.class, () -> columns.grow(100));
+        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () -> columns.grow(100));
 
-        assertEquals(2, columns.capacity());
-        for (int k = 0; k < 4; k++)
-        {
-            assertEquals(before[k], columns.address(k), "column " + k + " did not move");
-        }
-        assertEquals(2 * 15, offHeap.allocatedBytes(), "the new blocks that were allocated are freed again");
+        assertTrue(error.getMessage().contains("from 2 to 100 bytes"), error.getMessage());
+        assertEquals(2, columns.capacity(), "the capacity is the smallest column's");
+        assertEquals(77, UnsafeApi.getLong(columns.address(0) + 8));
+        assertEquals(66, UnsafeApi.getInt(columns.address(1) + 4));
+        assertEquals(7, UnsafeApi.getByte(columns.address(3) + 1));
+        assertEquals(columns.bytes(), offHeap.allocatedBytes(), "the columns already grown keep their blocks");
+        columns.grow(50);
+        assertEquals(50, columns.capacity(), "and a smaller growth that fits succeeds");
         assertEquals(77, UnsafeApi.getLong(columns.address(0) + 8));
         assertEquals(7, UnsafeApi.getByte(columns.address(3) + 1));
-        columns.grow(3);
-        assertEquals(77, UnsafeApi.getLong(columns.address(0) + 8), "and they still grow once there is room");
+        offHeap.close();
+    }
+
+    @Test
+    void aReallocationOverTheBudgetLeavesTheBlockWhereItWas()
+    {
+        final OffHeap offHeap = new OffHeap("test", 100);
+        final long address = offHeap.allocate(60, (byte)3);
+
+        assertThrows(OutOfMemoryError.class, () -> offHeap.reallocate(address, 101));
+
+        assertEquals(60, offHeap.allocatedBytes());
+        assertEquals(3, UnsafeApi.getByte(address + 59));
+        final long grown = offHeap.reallocate(address, 100);
+        assertEquals(3, UnsafeApi.getByte(grown + 59), "the prefix is kept");
+        assertEquals(100, offHeap.allocatedBytes());
+        assertEquals(0, offHeap.reallocate(grown, 0));
+        assertEquals(0, offHeap.allocatedBytes());
         offHeap.close();
     }
 

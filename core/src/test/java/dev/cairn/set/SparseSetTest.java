@@ -437,8 +437,8 @@ class SparseSetTest
     @EnumSource(DeletionPolicy.class)
     void anInsertWhoseGrowthFailsLeavesEveryMemberAndPayloadWhereItWas(final DeletionPolicy policy)
     {
-        // One page (16 KiB) plus 16 slots of 23 bytes, and room for all but the last new column of 24 slots.
-        final OffHeap offHeap = new OffHeap("test world", 16384 + 16 * 23 + 24 * (8 + 8 + 4 + 2));
+        // One page (16 KiB) plus 16 slots of 23 bytes, and room to grow all but the last column to 24 slots.
+        final OffHeap offHeap = new OffHeap("test world", 16384 + 24 * (8 + 8 + 4 + 2) + 16);
         final PayloadSet set = new PayloadSet(policy, offHeap, null, "budget set");
         for (int i = 0; i < 16; i++)
         {
