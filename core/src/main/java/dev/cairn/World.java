@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.storage.ComponentStorage;
@@ -33,7 +34,7 @@ import java.util.function.LongConsumer;
  * becomes unreachable without being closed is freed by the garbage collector's Cleaner and reported once through the
  * {@link System.Logger} {@code dev.cairn} (with {@code -Dcairn.leakTracking=true} the report says where it was
  * created); close worlds explicitly, as the Cleaner may run late or never. An optional budget caps the off-heap
- * memory: an operation that would exceed it throws {@link OutOfMemoryError} and changes nothing.
+ * memory: an operation that would exceed it throws {@link OffHeapExhaustedException} and changes nothing.
  * <p>
  * Not thread-safe: use a world from one thread at a time; only the guard of {@link #close()} against iterations works
  * across threads.
@@ -112,7 +113,7 @@ public final class World implements AutoCloseable, Storages
      * @param entity an alive entity.
      * @throws IllegalArgumentException if it is not alive (stale, destroyed, never created, NULL).
      * @throws IllegalStateException    if the world is closed.
-     * @throws OutOfMemoryError         if the pool's free list cannot grow; the entity is then left untouched.
+     * @throws OffHeapExhaustedException         if the pool's free list cannot grow; the entity is then left untouched.
      */
     public void destroy(final long entity)
     {

@@ -1,5 +1,6 @@
 package dev.cairn.views;
 
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.Entity;
 import dev.cairn.World;
 import dev.cairn.views.ViewFixtures.Pos;
@@ -157,7 +158,7 @@ final class MisuseTest
         {
             final ViewFixtures_PosStorage pos = small.storage(ViewFixtures_PosStorage.TYPE);
             final List<Long> added = new ArrayList<>();
-            final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () ->
+            final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, () ->
             {
                 while (true)
                 {
@@ -175,7 +176,7 @@ final class MisuseTest
                 assertEquals(-i, pos.y(added.get(i)));
             }
             assertEquals(added.size() + 1, small.aliveCount(), "the entity whose component failed stays alive");
-            small.destroy(added.get(0));
+            pos.erase(added.get(0));
             assertEquals(added.size() - 1, pos.memberCount(), "and keeps working");
             assertEquals(added.size() - 1, small.view(Pos.class).count());
         }

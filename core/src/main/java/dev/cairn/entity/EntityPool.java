@@ -1,5 +1,6 @@
 package dev.cairn.entity;
 
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.Entity;
 import dev.cairn.memory.OffHeap;
 import org.agrona.UnsafeApi;
@@ -116,7 +117,7 @@ public final class EntityPool
      *
      * @return its handle.
      * @throws IllegalStateException if every index is alive or retired, or the pool is closed.
-     * @throws OutOfMemoryError      if the version array cannot grow; the pool is unchanged.
+     * @throws OffHeapExhaustedException      if the version array cannot grow; the pool is unchanged.
      */
     public long create()
     {
@@ -148,7 +149,7 @@ public final class EntityPool
      * @param length   how many to create.
      * @throws IndexOutOfBoundsException if the range does not fit {@code entities}.
      * @throws IllegalStateException     if fewer than {@code length} indices are available, or the pool is closed.
-     * @throws OutOfMemoryError          if the version array cannot grow; the pool is unchanged.
+     * @throws OffHeapExhaustedException          if the version array cannot grow; the pool is unchanged.
      */
     public void create(final long[] entities, final int offset, final int length)
     {
@@ -181,7 +182,7 @@ public final class EntityPool
      * @param entity an alive entity.
      * @throws IllegalArgumentException if it is not alive (stale, destroyed, never created, NULL).
      * @throws IllegalStateException    if the pool is closed.
-     * @throws OutOfMemoryError         if the free stack cannot grow; the entity stays alive.
+     * @throws OffHeapExhaustedException         if the free stack cannot grow; the entity stays alive.
      */
     public void destroy(final long entity)
     {
@@ -358,7 +359,7 @@ public final class EntityPool
      * Destroys every alive entity: each index becomes free with its next version, or retired.
      *
      * @throws IllegalStateException if the pool is closed.
-     * @throws OutOfMemoryError      if the free stack cannot grow; nothing is destroyed.
+     * @throws OffHeapExhaustedException      if the free stack cannot grow; nothing is destroyed.
      */
     public void clear()
     {

@@ -107,7 +107,7 @@ public final class Columns
      * the contents of the others are undefined.
      *
      * @param newCapacity the new capacity, 0 or more.
-     * @throws OutOfMemoryError if a column cannot be resized; the slots below the old capacity and the capacity are
+     * @throws OffHeapExhaustedException if a column cannot be resized; the slots below the old capacity and the capacity are
      *                          unchanged.
      */
     public void grow(final int newCapacity)

@@ -10,7 +10,7 @@ import java.util.ArrayList;
  * Owner of off-heap memory: allocates, grows and frees the blocks of one {@link dev.cairn.World} (or of one
  * standalone set), counts the bytes it holds, and frees every block it still holds when it is closed.
  * <p>
- * <b>All or nothing.</b> {@link #allocate} and {@link #reallocate} either succeed or throw {@link OutOfMemoryError}
+ * <b>All or nothing.</b> {@link #allocate} and {@link #reallocate} either succeed or throw {@link OffHeapExhaustedException}
  * having changed nothing; structures that grow several blocks at once record each block's new address as soon as it
  * moved and take their capacity from the smallest block (see {@link Columns#grow(int)}), so a failed growth leaves
  * their contents and capacity as they were. An optional byte budget makes an allocation fail before the native
@@ -137,7 +137,7 @@ public final class OffHeap
      * @param bytes size in bytes, 1 or more.
      * @param fill  the initial value of every byte.
      * @return the block's address.
-     * @throws OutOfMemoryError      if the budget or the native allocator refuses; nothing was allocated.
+     * @throws OffHeapExhaustedException      if the budget or the native allocator refuses; nothing was allocated.
      * @throws IllegalStateException if this memory was closed.
      */
     public long allocate(final long bytes, final byte fill)
@@ -152,7 +152,7 @@ public final class OffHeap
      *
      * @param bytes size in bytes, 1 or more.
      * @return the block's address.
-     * @throws OutOfMemoryError      if the budget or the native allocator refuses; nothing was allocated.
+     * @throws OffHeapExhaustedException      if the budget or the native allocator refuses; nothing was allocated.
      * @throws IllegalStateException if this memory was closed.
      */
     public long allocate(final long bytes)
@@ -165,10 +165,10 @@ public final class OffHeap
         }
         if (bytes > blocks.budget - blocks.allocatedBytes)
         {
-            throw new OutOfMemoryError(
+            throw new OffHeapExhaustedException(
                 "cannot allocate " + bytes + " bytes of off-heap memory for " + blocks.ownerName + ": it holds " +
                 blocks.allocatedBytes + " of its budget of " + blocks.budget + " bytes; raise the budget or hold " +
-                "fewer entities");
+                "fewer entities", null);
         }
         final long address;
         try
@@ -177,11 +177,9 @@ public final class OffHeap
         }
         catch (final OutOfMemoryError ex)
         {
-            final OutOfMemoryError error = new OutOfMemoryError(
+            throw new OffHeapExhaustedException(
                 "cannot allocate " + bytes + " bytes of native memory for " + blocks.ownerName + " (it holds " +
-                blocks.allocatedBytes + " bytes): " + ex.getMessage());
-            error.initCause(ex);
-            throw error;
+                blocks.allocatedBytes + " bytes): " + ex.getMessage(), ex);
         }
         blocks.sizes.put(address, bytes);
         blocks.allocatedBytes += bytes;
@@ -196,7 +194,7 @@ public final class OffHeap
      * @param address  a block of this owner, or 0 to allocate a new one.
      * @param newBytes the new size, 0 or more; 0 frees the block.
      * @return the block's address now (0 once freed).
-     * @throws OutOfMemoryError         if the memory cannot be had; the block is unchanged.
+     * @throws OffHeapExhaustedException         if the memory cannot be had; the block is unchanged.
      * @throws IllegalArgumentException if {@code address} is not a block of this owner.
      * @throws IllegalStateException    if this memory was closed.
      */
@@ -221,10 +219,10 @@ public final class OffHeap
         }
         if (newBytes - oldBytes > blocks.budget - blocks.allocatedBytes)
         {
-            throw new OutOfMemoryError(
+            throw new OffHeapExhaustedException(
                 "cannot grow a block of " + blocks.ownerName + "'s off-heap memory from " + oldBytes + " to " +
                 newBytes + " bytes: it holds " + blocks.allocatedBytes + " of its budget of " + blocks.budget +
-                " bytes; raise the budget or hold fewer entities");
+                " bytes; raise the budget or hold fewer entities", null);
         }
         final long moved;
         try
@@ -233,11 +231,9 @@ public final class OffHeap
         }
         catch (final OutOfMemoryError ex)
         {
-            final OutOfMemoryError error = new OutOfMemoryError(
+            throw new OffHeapExhaustedException(
                 "cannot grow a block of " + blocks.ownerName + "'s native memory from " + oldBytes + " to " +
-                newBytes + " bytes (it holds " + blocks.allocatedBytes + " bytes): " + ex.getMessage());
-            error.initCause(ex);
-            throw error;
+                newBytes + " bytes (it holds " + blocks.allocatedBytes + " bytes): " + ex.getMessage(), ex);
         }
         blocks.sizes.remove(address);
         blocks.sizes.put(moved, newBytes);

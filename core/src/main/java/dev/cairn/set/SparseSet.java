@@ -1,5 +1,6 @@
 package dev.cairn.set;
 
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
@@ -284,7 +285,7 @@ public class SparseSet implements AutoCloseable
      * @throws IllegalArgumentException if {@code entity} is NULL, malformed, already a member, shares its entity index
      *                                  with a member of another version, or (for a set bound to a pool) is not alive.
      * @throws IllegalStateException    if the set is closed.
-     * @throws OutOfMemoryError         if memory for a sparse page or a larger packed array cannot be allocated.
+     * @throws OffHeapExhaustedException         if memory for a sparse page or a larger packed array cannot be allocated.
      */
     public final int insert(final long entity)
     {
@@ -396,7 +397,7 @@ public class SparseSet implements AutoCloseable
      * @param capacity indices wanted, up to {@link #MAX_CAPACITY}.
      * @throws IllegalArgumentException if {@code capacity} is negative or above {@link #MAX_CAPACITY}.
      * @throws IllegalStateException    if the set is closed.
-     * @throws OutOfMemoryError         if the memory cannot be allocated; the set is unchanged.
+     * @throws OffHeapExhaustedException         if the memory cannot be allocated; the set is unchanged.
      */
     public final void reserve(final int capacity)
     {
@@ -417,7 +418,7 @@ public class SparseSet implements AutoCloseable
      * sparse pages that map no element.
      *
      * @throws IllegalStateException if the set is closed.
-     * @throws OutOfMemoryError      if the smaller packed array cannot be allocated; the set is unchanged.
+     * @throws OffHeapExhaustedException      if the smaller packed array cannot be allocated; the set is unchanged.
      */
     public final void shrinkToFit()
     {

@@ -1,5 +1,6 @@
 package dev.cairn.entity;
 
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.Entity;
 import dev.cairn.memory.OffHeap;
 import org.junit.jupiter.api.AfterEach;
@@ -340,7 +341,7 @@ class EntityPoolTest
         final long[] entities = new long[64];
         small.create(entities, 0, 64);
 
-        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, small::create);
+        final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, small::create);
 
         assertTrue(error.getMessage().contains("budget of 383 bytes"), error.getMessage());
         assertEquals(64, small.aliveCount());
@@ -349,10 +350,12 @@ class EntityPoolTest
         {
             assertTrue(small.isAlive(entity));
         }
-        assertThrows(OutOfMemoryError.class, () -> small.create(new long[2], 0, 2), "a batch is all or nothing");
+        assertThrows(OffHeapExhaustedException.class, () -> small.create(new long[2], 0, 2), "a batch is all or nothing");
         assertEquals(64, small.aliveCount());
-        small.destroy(entities[5]);
-        assertEquals(Entity.next(entities[5]), small.create(), "the pool still works");
+        assertThrows(OffHeapExhaustedException.class, () -> small.destroy(entities[5]),
+            "the free stack is grown by the first destroy, which does not fit either");
+        assertTrue(small.isAlive(entities[5]), "a destroy that cannot get memory leaves the entity alive");
+        assertEquals(64, small.aliveCount());
         budgetHeap.close();
     }
 }

@@ -53,12 +53,12 @@ class OffHeapTest
     }
 
     @Test
-    void anAllocationOverTheBudgetThrowsOutOfMemoryErrorNamingTheSizesAndAllocatesNothing()
+    void anAllocationOverTheBudgetThrowsOffHeapExhaustedExceptionNamingTheSizesAndAllocatesNothing()
     {
         final OffHeap offHeap = new OffHeap("test world", 100);
         offHeap.allocate(64);
 
-        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () -> offHeap.allocate(40));
+        final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, () -> offHeap.allocate(40));
 
         assertEquals("cannot allocate 40 bytes of off-heap memory for test world: it holds 64 of its budget of " +
             "100 bytes; raise the budget or hold fewer entities", error.getMessage());
@@ -168,7 +168,7 @@ class OffHeapTest
         UnsafeApi.putInt(columns.address(1) + 4, 66);
         UnsafeApi.putByte(columns.address(3) + 1, (byte)7);
 
-        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () -> columns.grow(100));
+        final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, () -> columns.grow(100));
 
         assertTrue(error.getMessage().contains("from 2 to 100 bytes"), error.getMessage());
         assertEquals(2, columns.capacity(), "the capacity is the smallest column's");
@@ -189,7 +189,7 @@ class OffHeapTest
         final OffHeap offHeap = new OffHeap("test", 100);
         final long address = offHeap.allocate(60, (byte)3);
 
-        assertThrows(OutOfMemoryError.class, () -> offHeap.reallocate(address, 101));
+        assertThrows(OffHeapExhaustedException.class, () -> offHeap.reallocate(address, 101));
 
         assertEquals(60, offHeap.allocatedBytes());
         assertEquals(3, UnsafeApi.getByte(address + 59));

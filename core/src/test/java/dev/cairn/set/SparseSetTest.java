@@ -1,5 +1,6 @@
 package dev.cairn.set;
 
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
@@ -446,7 +447,7 @@ class SparseSetTest
         }
         final List<Long> before = iteration(set);
 
-        final OutOfMemoryError error = assertThrows(OutOfMemoryError.class, () -> set.emplace(Entity.of(16, 0), 1));
+        final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, () -> set.emplace(Entity.of(16, 0), 1));
 
         assertTrue(error.getMessage().contains("budget of"), error.getMessage());
         assertEquals(before, iteration(set));
@@ -470,7 +471,7 @@ class SparseSetTest
         final PayloadSet set = new PayloadSet(policy, offHeap, null, "budget set");
         set.emplace(A, 1);
 
-        assertThrows(OutOfMemoryError.class, () -> set.emplace(Entity.of(SparseSet.PAGE_SIZE, 0), 2));
+        assertThrows(OffHeapExhaustedException.class, () -> set.emplace(Entity.of(SparseSet.PAGE_SIZE, 0), 2));
 
         assertEquals(List.of(A), iteration(set));
         assertEquals(1, set.memberCount());
