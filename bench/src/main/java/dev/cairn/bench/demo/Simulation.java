@@ -5,6 +5,7 @@ import dev.cairn.World;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.SplittableRandom;
 
@@ -15,8 +16,13 @@ import java.util.SplittableRandom;
  * position and velocity are swap-and-pop, {@link Lifetime} is in-place, the {@link Glowing} tag is swap-only.
  * <p>
  * Run it with {@code java -jar bench/target/cairn-demo.jar [--entities N] [--ticks N]}; the jar's manifest adds the
- * {@code Add-Exports} Agrona needs. After setup, a tick allocates nothing on the heap: component data is off-heap,
- * views and their actions are created once, and despawned handles go to a preallocated array.
+ * {@code Add-Exports} Agrona needs. Nothing on the heap grows with the entity count: component data is off-heap, the
+ * world and its storages reserve their capacity up front, views and their actions are created once, and expired
+ * particles are destroyed while the aging view visits them (safe, see {@code docs/views.md}), so a tick allocates
+ * nothing and 100 million entities run in a 256 MiB heap.
+ * <p>
+ * The figures are steady state: {@link #run(int, int, PrintStream)} first runs warm-up ticks that are not measured
+ * ({@link #warmUpTicks(int)}), so JIT compilation does not count, then reports the mean and the median tick.
  */
 public final class Simulation implements AutoCloseable
 {
@@ -29,6 +35,12 @@ public final class Simulation implements AutoCloseable
     /** Longest lifetime, in ticks. */
     public static final int MAX_LIFETIME = 200;
 
+    /** Entity updates the default warm-up gives the JIT before measuring: enough for C2 to compile the tick. */
+    public static final long WARM_UP_ENTITY_TICKS = 2_000_000;
+
+    /** Most warm-up ticks, for tiny worlds. */
+    public static final int MAX_WARM_UP_TICKS = 20_000;
+
     private final int entities;
     private final World world;
     private final PositionStorage positions;
@@ -39,7 +51,6 @@ public final class Simulation implements AutoCloseable
     private final AgingView aging;
     private final GlowersView glowers;
     private final SplittableRandom random;
-    private final long[] expired;
     private final MovingView.Action move = Simulation::move;
     private final AgingView.Action age = this::age;
     private int expiredCount;
@@ -60,7 +71,8 @@ public final class Simulation implements AutoCloseable
             throw new IllegalArgumentException("a simulation needs at least 1 entity, not " + entities);
         }
         this.entities = entities;
-        this.world = new World();
+        // Destroying before spawning keeps at most `entities` alive, so the id space (and the pool) needs no more.
+        this.world = new World(entities);
         this.positions = world.storage(PositionStorage.TYPE);
         this.velocities = world.storage(VelocityStorage.TYPE);
         this.lifetimes = world.storage(LifetimeStorage.TYPE);
@@ -69,10 +81,11 @@ public final class Simulation implements AutoCloseable
         this.aging = new AgingView(world);
         this.glowers = new GlowersView(world);
         this.random = new SplittableRandom(seed);
-        this.expired = new long[entities];
         positions.reserve(entities);
         velocities.reserve(entities);
         lifetimes.reserve(entities);
+        // A quarter glow: reserve a quarter plus four standard deviations, so growth is rare and never doubles.
+        glowing.reserve((int)Math.min(entities, entities / 4L + 4 * (long)Math.sqrt(entities * 0.1875) + 16));
         for (int i = 0; i < entities; i++)
         {
             spawn();
@@ -107,7 +120,7 @@ public final class Simulation implements AutoCloseable
         System.out.printf(Locale.ROOT, "Cairn demo: spawning %,d entities...%n", options.entities());
         try (Simulation simulation = new Simulation(options.entities(), 42))
         {
-            simulation.run(options.ticks(), System.out).print(System.out);
+            simulation.run(warmUpTicks(options.entities()), options.ticks(), System.out).print(System.out);
         }
         catch (final IllegalStateException ex)
         {
@@ -117,17 +130,49 @@ public final class Simulation implements AutoCloseable
     }
 
     /**
-     * Runs ticks, printing about ten progress lines, and measures the run.
+     * The default warm-up: enough ticks for {@link #WARM_UP_ENTITY_TICKS} entity updates, at least 1 and at most
+     * {@link #MAX_WARM_UP_TICKS}.
      *
-     * @param ticks    how many ticks, at least 1.
-     * @param progress where progress lines go.
-     * @return what the run measured.
+     * @param entities the particle count.
+     * @return warm-up ticks for that many particles.
      */
-    public Summary run(final int ticks, final PrintStream progress)
+    public static int warmUpTicks(final int entities)
     {
+        final long ticks = (WARM_UP_ENTITY_TICKS + entities - 1) / Math.max(1, entities);
+        return (int)Math.max(1, Math.min(MAX_WARM_UP_TICKS, ticks));
+    }
+
+    /**
+     * Runs warm-up ticks that are not measured, then measured ticks, printing about ten progress lines, and
+     * measures the measured ticks only.
+     *
+     * @param warmUpTicks ticks to run first and leave out of every figure, 0 or more.
+     * @param ticks       measured ticks, at least 1.
+     * @param progress    where progress lines go.
+     * @return what the measured ticks took.
+     */
+    public Summary run(final int warmUpTicks, final int ticks, final PrintStream progress)
+    {
+        if (warmUpTicks < 0)
+        {
+            throw new IllegalArgumentException("warm up for 0 or more ticks, not " + warmUpTicks);
+        }
         if (ticks < 1)
         {
             throw new IllegalArgumentException("run at least 1 tick, not " + ticks);
+        }
+        // Everything the measured loop needs is set up before the warm-up, and nothing runs between the two: the
+        // first look at the GC beans loads classes, which can deoptimise compiled code, and printing cools caches.
+        final long[] tickNanos = new long[ticks];
+        gcCount();
+        if (warmUpTicks > 0)
+        {
+            progress.printf(Locale.ROOT, "  warm-up: %,d tick%s, not measured%n",
+                warmUpTicks, warmUpTicks == 1 ? "" : "s");
+            for (int tick = 0; tick < warmUpTicks; tick++)
+            {
+                tick();
+            }
         }
         final int every = Math.max(1, ticks / 10);
         final int aliveAtStart = world.aliveCount();
@@ -135,26 +180,36 @@ public final class Simulation implements AutoCloseable
         final long gcBefore = gcCount();
         final long start = System.nanoTime();
         long lastReport = start;
+        long tickStart = start;
         for (int tick = 1; tick <= ticks; tick++)
         {
             tick();
+            final long now = System.nanoTime();
+            tickNanos[tick - 1] = now - tickStart;
             if (tick % every == 0 || tick == ticks)
             {
-                final long now = System.nanoTime();
                 final int done = tick % every == 0 ? every : tick % every;
                 progress.printf(Locale.ROOT, "  tick %,d/%,d: %,d entities, %.2f ms/tick%n",
                     tick, ticks, world.aliveCount(), (now - lastReport) / 1e6 / done);
-                lastReport = now;
+                lastReport = System.nanoTime();
             }
+            tickStart = System.nanoTime();
         }
-        final long elapsed = System.nanoTime() - start;
         final long gcAfter = gcCount();
+        long elapsed = 0;
+        for (final long nanos : tickNanos)
+        {
+            elapsed += nanos;
+        }
+        Arrays.sort(tickNanos);
         final Runtime runtime = Runtime.getRuntime();
         return new Summary(
             aliveAtStart,
             world.aliveCount(),
+            warmUpTicks,
             ticks,
             elapsed,
+            tickNanos[(ticks - 1) / 2],
             spawned - spawnedBefore,
             glowers.count(),
             world.offHeapBytes(),
@@ -163,20 +218,14 @@ public final class Simulation implements AutoCloseable
     }
 
     /**
-     * One tick: move, age, despawn the expired, spawn replacements.
+     * One tick: move, age (destroying the expired), spawn replacements.
      */
     public void tick()
     {
         moving.forEach(move);
         expiredCount = 0;
         aging.forEach(age);
-        final long[] expired = this.expired;
-        final int count = expiredCount;
-        for (int i = 0; i < count; i++)
-        {
-            world.destroy(expired[i]);
-        }
-        for (int i = 0; i < count; i++)
+        for (int i = 0, count = expiredCount; i < count; i++)
         {
             spawn();
         }
@@ -232,7 +281,8 @@ public final class Simulation implements AutoCloseable
         final int left = lifetime.ticks() - 1;
         if (left <= 0)
         {
-            expired[expiredCount++] = entity;
+            world.destroy(entity);   // the entity being visited: safe, the view goes on with the rest
+            expiredCount++;
         }
         else
         {
@@ -265,23 +315,27 @@ public final class Simulation implements AutoCloseable
     }
 
     /**
-     * What a run measured.
+     * What a run measured; every figure but the last three covers the measured ticks only, not the warm-up.
      *
-     * @param aliveAtStart  entities alive before the first tick.
-     * @param aliveAtEnd    entities alive after the last tick.
-     * @param ticks         ticks run.
-     * @param elapsedNanos  wall time of the ticks.
-     * @param spawned       entities despawned and replaced during the run.
-     * @param glowing       glowing entities at the end.
-     * @param offHeapBytes  off-heap bytes the world holds at the end ({@code World.offHeapBytes()}).
-     * @param heapUsedBytes heap in use at the end.
-     * @param gcCount       garbage collections during the ticks.
+     * @param aliveAtStart     entities alive before the first measured tick.
+     * @param aliveAtEnd       entities alive after the last tick.
+     * @param warmUpTicks      ticks run before measuring, left out of every figure.
+     * @param ticks            measured ticks.
+     * @param elapsedNanos     time of the measured ticks, summed.
+     * @param medianTickNanos  the median measured tick.
+     * @param spawned          entities despawned and replaced during the measured ticks.
+     * @param glowing          glowing entities at the end.
+     * @param offHeapBytes     off-heap bytes the world holds at the end ({@code World.offHeapBytes()}).
+     * @param heapUsedBytes    heap in use at the end.
+     * @param gcCount          garbage collections during the measured ticks.
      */
     public record Summary(
         int aliveAtStart,
         int aliveAtEnd,
+        int warmUpTicks,
         int ticks,
         long elapsedNanos,
+        long medianTickNanos,
         long spawned,
         int glowing,
         long offHeapBytes,
@@ -289,7 +343,7 @@ public final class Simulation implements AutoCloseable
         long gcCount)
     {
         /**
-         * Ticks per second of wall time.
+         * Measured ticks per second.
          *
          * @return the rate.
          */
@@ -299,13 +353,33 @@ public final class Simulation implements AutoCloseable
         }
 
         /**
-         * Nanoseconds per entity per tick.
+         * Nanoseconds per entity per tick, over the measured ticks.
          *
-         * @return wall time divided by ticks and by entities.
+         * @return their time divided by ticks and by entities.
          */
         public double nanosPerEntityTick()
         {
             return (double)elapsedNanos / ticks / Math.max(1, aliveAtEnd);
+        }
+
+        /**
+         * Nanoseconds per entity in the median measured tick.
+         *
+         * @return the median tick's time divided by entities.
+         */
+        public double medianNanosPerEntityTick()
+        {
+            return (double)medianTickNanos / Math.max(1, aliveAtEnd);
+        }
+
+        /**
+         * Off-heap bytes per entity alive at the end.
+         *
+         * @return the world's off-heap bytes divided by entities.
+         */
+        public double offHeapBytesPerEntity()
+        {
+            return (double)offHeapBytes / Math.max(1, aliveAtEnd);
         }
 
         /**
@@ -315,15 +389,17 @@ public final class Simulation implements AutoCloseable
          */
         public void print(final PrintStream out)
         {
-            out.printf(Locale.ROOT, "Summary%n");
+            out.printf(Locale.ROOT, "Summary (steady state: the %,d warm-up tick%s before these are not counted)%n",
+                warmUpTicks, warmUpTicks == 1 ? "" : "s");
             out.printf(Locale.ROOT, "  entities                 %,d (at start %,d)%n", aliveAtEnd, aliveAtStart);
             out.printf(Locale.ROOT, "  ticks                    %,d in %.2f s%n", ticks, elapsedNanos / 1e9);
             out.printf(Locale.ROOT, "  ticks per second         %.1f%n", ticksPerSecond());
-            out.printf(Locale.ROOT, "  ns per entity per tick   %.2f%n", nanosPerEntityTick());
+            out.printf(Locale.ROOT, "  ns per entity per tick   %.2f mean, %.2f median tick%n",
+                nanosPerEntityTick(), medianNanosPerEntityTick());
             out.printf(Locale.ROOT, "  despawned and respawned  %,d%n", spawned);
             out.printf(Locale.ROOT, "  glowing at end           %,d%n", glowing);
-            out.printf(Locale.ROOT, "  off-heap bytes           %,d (%.1f MiB)%n",
-                offHeapBytes, offHeapBytes / (1024.0 * 1024.0));
+            out.printf(Locale.ROOT, "  off-heap bytes           %,d (%.1f MiB, %.1f per entity)%n",
+                offHeapBytes, offHeapBytes / (1024.0 * 1024.0), offHeapBytesPerEntity());
             out.printf(Locale.ROOT, "  heap used                %.1f MiB%n", heapUsedBytes / (1024.0 * 1024.0));
             out.printf(Locale.ROOT, "  GC count during run      %d%n", gcCount);
         }

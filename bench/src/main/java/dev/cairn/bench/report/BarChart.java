@@ -7,19 +7,22 @@ import java.util.Locale;
 
 /**
  * Draws the results as a horizontal grouped bar chart in plain SVG, built as a string: one group per workload and
- * size, one bar per library, nanoseconds per entity on a logarithmic axis (the libraries span three orders of
- * magnitude). Lower is better.
+ * size, one row per library, nanoseconds per entity on a logarithmic axis (the libraries span three orders of
+ * magnitude). Lower is better. Each bar carries a whisker for JMH's 99.9% confidence interval (none when the profile
+ * had too few samples), and a library without a result in a group keeps its row, marked {@code n/a}, so a missing
+ * result is visible instead of silently absent.
  */
 public final class BarChart
 {
-    private static final int WIDTH = 1040;
+    private static final int WIDTH = 1100;
     private static final int LABEL_WIDTH = 330;
     private static final int PLOT_LEFT = LABEL_WIDTH + 10;
-    private static final int PLOT_RIGHT = WIDTH - 70;
-    private static final int TOP = 90;
+    private static final int PLOT_RIGHT = WIDTH - 130;
+    private static final int TOP = 104;
     private static final int BAR = 9;
     private static final int BAR_GAP = 2;
     private static final int GROUP_GAP = 14;
+    private static final String NOT_AVAILABLE = "n/a";
 
     private BarChart()
     {
@@ -34,31 +37,28 @@ public final class BarChart
      */
     public static String svg(final ResultSet results, final String subtitle)
     {
-        final List<List<Result>> groups = new ArrayList<>();
+        final List<Workloads> groupWorkloads = new ArrayList<>();
+        final List<Integer> groupSizes = new ArrayList<>();
         double min = Double.POSITIVE_INFINITY;
         double max = 0;
         for (final Workloads workload : Workloads.values())
         {
             for (final int size : results.sizes(workload))
             {
-                final List<Result> group = new ArrayList<>();
+                groupWorkloads.add(workload);
+                groupSizes.add(size);
                 for (final Library library : Library.values())
                 {
-                    final Result result = results.find(library, workload, size);
-                    if (result != null && result.nanos() > 0 && Double.isFinite(result.nanos()))
+                    final Result result = drawable(results.find(library, workload, size));
+                    if (result != null)
                     {
-                        group.add(result);
                         min = Math.min(min, result.nanos());
-                        max = Math.max(max, result.nanos());
+                        max = Math.max(max, result.nanos() + errorOf(result));
                     }
-                }
-                if (!group.isEmpty())
-                {
-                    groups.add(group);
                 }
             }
         }
-        if (groups.isEmpty())
+        if (max == 0)
         {
             min = 1;
             max = 10;
@@ -66,11 +66,8 @@ public final class BarChart
         final int lowDecade = (int)Math.floor(Math.log10(min));
         final int highDecade = Math.max(lowDecade + 1, (int)Math.ceil(Math.log10(max)));
 
-        int plotHeight = 0;
-        for (final List<Result> group : groups)
-        {
-            plotHeight += group.size() * (BAR + BAR_GAP) + GROUP_GAP;
-        }
+        final int rows = Library.values().length;
+        final int plotHeight = groupWorkloads.size() * (rows * (BAR + BAR_GAP) + GROUP_GAP);
         final int height = TOP + plotHeight + 40;
 
         final StringBuilder svg = new StringBuilder(64 * 1024);
@@ -93,6 +90,10 @@ public final class BarChart
                 legendX, library.colour(), legendX + 16, escape(library.label())));
             legendX += 28 + 7 * library.label().length();
         }
+        svg.append("<text x=\"10\" y=\"82\" fill=\"#555555\">")
+            .append(escape("Whiskers: JMH's 99.9% confidence interval (none when the profile has too few samples). " +
+                NOT_AVAILABLE + ": no result for that library (not measured, or missing from the run)."))
+            .append("</text>\n");
 
         final int plotBottom = TOP + plotHeight;
         for (int decade = lowDecade; decade <= highDecade; decade++)
@@ -110,31 +111,78 @@ public final class BarChart
             (PLOT_LEFT + PLOT_RIGHT) / 2, plotBottom + 32));
 
         int y = TOP;
-        for (final List<Result> group : groups)
+        for (int group = 0; group < groupWorkloads.size(); group++)
         {
-            final Result head = group.get(0);
-            final int groupHeight = group.size() * (BAR + BAR_GAP);
+            final Workloads workload = groupWorkloads.get(group);
+            final int size = groupSizes.get(group);
+            final int groupHeight = rows * (BAR + BAR_GAP);
             svg.append(String.format(Locale.ROOT,
                 "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>%n",
-                LABEL_WIDTH, y + groupHeight / 2 + 4,
-                escape(head.workload().label() + ", " + Result.sizeLabel(head.entities()))));
-            for (final Result result : group)
+                LABEL_WIDTH, y + groupHeight / 2 + 4, escape(workload.label() + ", " + Result.sizeLabel(size))));
+            for (final Library library : Library.values())
             {
-                final double x = xOf(result.nanos(), lowDecade, highDecade);
-                svg.append(String.format(Locale.ROOT,
-                    "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">" +
-                    "<title>%s</title></rect>%n",
-                    PLOT_LEFT, y, Math.max(1, x - PLOT_LEFT), BAR, result.library().colour(),
-                    escape(result.library().label() + ": " + Goal.ns(result.nanos()) + " ns/entity")));
-                svg.append(String.format(Locale.ROOT,
-                    "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" fill=\"#333333\">%s</text>%n",
-                    x + 3, y + BAR - 1, escape(Goal.ns(result.nanos()))));
+                final Result result = drawable(results.find(library, workload, size));
+                if (result == null)
+                {
+                    svg.append(String.format(Locale.ROOT,
+                        "<text class=\"missing\" x=\"%d\" y=\"%d\" font-size=\"9\" fill=\"#555555\">%s" +
+                        "<title>%s</title></text>%n",
+                        PLOT_LEFT + 3, y + BAR - 1, escape(NOT_AVAILABLE + " (" + library.label() + ")"),
+                        escape(library.label() + ": no result")));
+                }
+                else
+                {
+                    bar(svg, result, y, lowDecade, highDecade);
+                }
                 y += BAR + BAR_GAP;
             }
             y += GROUP_GAP;
         }
         svg.append("</svg>\n");
         return svg.toString();
+    }
+
+    private static void bar(
+        final StringBuilder svg, final Result result, final int y, final int lowDecade, final int highDecade)
+    {
+        final double x = xOf(result.nanos(), lowDecade, highDecade);
+        final double error = errorOf(result);
+        final String value = Goal.ns(result.nanos()) + (error > 0 ? " ± " + Goal.ns(error) : "");
+        svg.append(String.format(Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\">" +
+            "<title>%s</title></rect>%n",
+            PLOT_LEFT, y, Math.max(1, x - PLOT_LEFT), BAR, result.library().colour(),
+            escape(result.library().label() + ": " + value + " ns/entity")));
+        double labelX = x;
+        if (error > 0)
+        {
+            // The interval's low end can fall at or below zero, off a log axis: the whisker then starts at the axis.
+            final double low = result.nanos() - error;
+            final double x0 = low > 0 ? Math.max(PLOT_LEFT, xOf(low, lowDecade, highDecade)) : PLOT_LEFT;
+            final double x1 = xOf(result.nanos() + error, lowDecade, highDecade);
+            final double middle = y + BAR / 2.0;
+            svg.append(String.format(Locale.ROOT,
+                "<path class=\"error\" d=\"M%.1f %.1fH%.1fM%.1f %dV%dM%.1f %dV%d\" stroke=\"#222222\" " +
+                "stroke-width=\"1\" fill=\"none\"/>%n",
+                x0, middle, x1, x0, y + 1, y + BAR - 1, x1, y + 1, y + BAR - 1));
+            labelX = Math.max(x, x1);
+        }
+        svg.append(String.format(Locale.ROOT,
+            "<text x=\"%.1f\" y=\"%d\" font-size=\"9\" fill=\"#333333\">%s</text>%n",
+            labelX + 3, y + BAR - 1, escape(value)));
+    }
+
+    /** A result the log axis can show (a positive, finite time), or null. */
+    private static Result drawable(final Result result)
+    {
+        return result != null && result.nanos() > 0 && Double.isFinite(result.nanos()) ? result : null;
+    }
+
+    /** The confidence half-width, or 0 when JMH gave none. */
+    private static double errorOf(final Result result)
+    {
+        final double error = result.error();
+        return Double.isFinite(error) && error > 0 ? error : 0;
     }
 
     private static double xOf(final double nanos, final int lowDecade, final int highDecade)

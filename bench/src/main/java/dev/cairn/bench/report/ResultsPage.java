@@ -132,12 +132,17 @@ public final class ResultsPage
         md.append('\n');
 
         md.append("## Nanoseconds per entity\n\n");
+        md.append("In each row the fastest library is in **bold**: the lowest mean among Cairn, Dominion,\n")
+            .append("Artemis-odb and Ashley, whichever library it is (the `±` intervals tell whether the lead is\n")
+            .append("larger than the noise). The two baselines are hand-written loops, not libraries, and are\n")
+            .append("never bold.\n\n");
         header(md, "", List.of(Library.values()));
         for (final Workloads workload : Workloads.values())
         {
             for (final int size : results.sizes(workload))
             {
                 md.append("| ").append(workload.label()).append(" | ").append(Result.sizeLabel(size));
+                final double fastest = fastestLibrary(results, workload, size);
                 for (final Library library : Library.values())
                 {
                     final Result result = results.find(library, workload, size);
@@ -149,7 +154,7 @@ public final class ResultsPage
                     else
                     {
                         final String value = Goal.ns(result.nanos());
-                        md.append(library == Library.CAIRN ? "**" + value + "**" : value);
+                        md.append(!library.isBaseline() && result.nanos() == fastest ? "**" + value + "**" : value);
                         if (!Double.isNaN(result.error()))
                         {
                             md.append(" ± ").append(Goal.ns(result.error()));
@@ -238,6 +243,28 @@ public final class ResultsPage
             md.append("|---:");
         }
         md.append("|\n");
+    }
+
+    /**
+     * The lowest mean time of a row among the libraries (not the baselines): the cell the table puts in bold.
+     *
+     * @param results  the run.
+     * @param workload the row's workload.
+     * @param size     the row's entity count.
+     * @return nanoseconds per entity, or NaN if no library has a result in the row.
+     */
+    static double fastestLibrary(final ResultSet results, final Workloads workload, final int size)
+    {
+        double fastest = Double.NaN;
+        for (final Library library : Library.values())
+        {
+            final Result result = results.find(library, workload, size);
+            if (!library.isBaseline() && result != null && (Double.isNaN(fastest) || result.nanos() < fastest))
+            {
+                fastest = result.nanos();
+            }
+        }
+        return fastest;
     }
 
     private static String boldFirstWord(final String text)

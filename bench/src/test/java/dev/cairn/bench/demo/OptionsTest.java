@@ -33,8 +33,8 @@ class OptionsTest
     {
         assertMessage("unknown option '--speed'", "--speed", "3");
         assertMessage("--ticks needs a value", "--ticks");
-        assertMessage("--entities needs a whole number from 1 to 50000000, not 'many'", "--entities", "many");
-        assertMessage("--entities must be from 1 to 50000000, not 0", "--entities", "0");
+        assertMessage("--entities needs a whole number from 1 to 100000000, not 'many'", "--entities", "many");
+        assertMessage("--entities must be from 1 to 100000000, not 0", "--entities", "0");
         assertMessage("--ticks must be from 1 to 1000000, not 99999999999", "--ticks=99999999999");
         assertMessage("unknown option 'extra'", "extra");
     }

@@ -99,9 +99,24 @@ class ReportGeneratorTest
     }
 
     @Test
-    void chartIsWellFormedSvgWithOneBarPerResult() throws Exception
+    void onlyTheFastestLibraryOfARowIsBoldEvenWhenItIsNotCairn() throws IOException
     {
-        final String svg = BarChart.svg(results(), "quick profile; <test> & \"machine\"");
+        // Artemis-odb at 1.2 ns beats Cairn's 1.5; the baselines (0.5, 1.0) are faster still but are not libraries.
+        final ResultSet results = ResultSet.parse(sample().replace("\"score\": 6.0,", "\"score\": 1.2,"));
+
+        final String page = ResultsPage.markdown(results, machine(), "quick", "bench/results/quick.json", "c.svg");
+
+        assertTrue(page.contains(
+            "| iterate 2 components | 1M | 1.50 ± 0.10 | 9.00 | **1.20** ± 0.50 | - | 0.50 ± 0.01 | 1.00 ± 0.02 |"),
+            page);
+        assertTrue(page.contains("In each row the fastest library is in **bold**"), page);
+    }
+
+    @Test
+    void chartIsWellFormedSvgWithOneBarPerResultAnErrorBarPerIntervalAndNaForEveryMissingResult() throws Exception
+    {
+        final ResultSet results = results();
+        final String svg = BarChart.svg(results, "quick profile; <test> & \"machine\"");
 
         final DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(true);
@@ -118,6 +133,34 @@ class ReportGeneratorTest
             }
         }
         assertEquals(7, bars);
+
+        int intervals = 0;
+        for (final Result result : results.results())
+        {
+            intervals += Double.isFinite(result.error()) && result.error() > 0 ? 1 : 0;
+        }
+        assertTrue(intervals > 0 && intervals < 7, "the sample has results with and without an interval");
+        assertEquals(intervals, count(document, "path", "error"));
+        assertTrue(svg.contains("Cairn: 1.50 ± 0.10 ns/entity"), svg);
+
+        // Three groups (iterate 2 at 1M, create and destroy at 10K) of six libraries, seven results: 11 missing.
+        assertEquals(3 * Library.values().length - 7, count(document, "text", "missing"));
+        assertTrue(svg.contains("Ashley: no result"), svg);
+    }
+
+    private static int count(final Document document, final String tag, final String cssClass)
+    {
+        int count = 0;
+        for (int i = 0; i < document.getElementsByTagName(tag).getLength(); i++)
+        {
+            final org.w3c.dom.Node node = document.getElementsByTagName(tag).item(i);
+            final org.w3c.dom.Node attribute = node.getAttributes().getNamedItem("class");
+            if (attribute != null && cssClass.equals(attribute.getNodeValue()))
+            {
+                count++;
+            }
+        }
+        return count;
     }
 
     @Test
