@@ -37,16 +37,14 @@ import java.util.Set;
  * A view lists 1 to {@value #MAX_INCLUDED} included and 0 to {@value #MAX_EXCLUDED} excluded components; anything the
  * generator cannot turn into a correct view is reported as a compile error on the offending element or array entry.
  */
-public final class ViewGenerator
+final class ViewGenerator
 {
     /** The most components a generated view can include; a bigger set is better served by a RuntimeView. */
-    public static final int MAX_INCLUDED = 8;
+    static final int MAX_INCLUDED = 8;
 
     /** The most components a generated view can exclude. */
-    public static final int MAX_EXCLUDED = 8;
+    static final int MAX_EXCLUDED = 8;
 
-    private static final String VIEW = "dev.cairn.View";
-    private static final String COMPONENT = "dev.cairn.Component";
 
     /** The names a component accessor must not take: those of {@link ViewSource#CURSOR_NAMES} and Object's. */
     private static final Set<String> RESERVED = reserved();
@@ -60,7 +58,7 @@ public final class ViewGenerator
      *
      * @param processingEnv the annotation processor's environment.
      */
-    public ViewGenerator(final ProcessingEnvironment processingEnv)
+    ViewGenerator(final ProcessingEnvironment processingEnv)
     {
         this.processingEnv = processingEnv;
         this.messager = processingEnv.getMessager();
@@ -72,7 +70,7 @@ public final class ViewGenerator
      *
      * @param element an element annotated {@code @dev.cairn.View}.
      */
-    public void generate(final Element element)
+    void generate(final Element element)
     {
         final ViewModel model = validate(element);
         if (model != null)
@@ -83,7 +81,7 @@ public final class ViewGenerator
 
     private ViewModel validate(final Element element)
     {
-        final AnnotationMirror annotation = findAnnotation(element, VIEW);
+        final AnnotationMirror annotation = findAnnotation(element, CairnProcessor.VIEW);
         if (annotation == null)
         {
             return null;
@@ -237,7 +235,7 @@ public final class ViewGenerator
                 valid = false;
                 continue;
             }
-            if (findAnnotation(record, COMPONENT) == null)
+            if (findAnnotation(record, CairnProcessor.COMPONENT) == null)
             {
                 error(
                     record.getQualifiedName() + " in '" + listName + "' of @View on " + view.getSimpleName() +
