@@ -14,14 +14,22 @@ import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
+import javax.tools.DiagnosticListener;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -559,12 +567,58 @@ final class ProcessorDiagnosticsTest
             @Override
             Compiler compiler()
             {
-                return Compiler.compiler(new EclipseCompiler()).withOptions("--release", "17");
+                return Compiler.compiler(new QuietEclipseCompiler()).withOptions("--release", "17");
             }
         };
 
         /** The compiler, compiling for Java 17. */
         abstract Compiler compiler();
+    }
+
+    /** The Eclipse compiler, printing its diagnostics nowhere: compile-testing collects them. */
+    private static final class QuietEclipseCompiler implements JavaCompiler
+    {
+        private final JavaCompiler compiler = new EclipseCompiler();
+
+        @Override
+        public CompilationTask getTask(
+            final Writer out,
+            final JavaFileManager fileManager,
+            final DiagnosticListener<? super JavaFileObject> diagnosticListener,
+            final Iterable<String> options,
+            final Iterable<String> classes,
+            final Iterable<? extends JavaFileObject> compilationUnits)
+        {
+            return compiler.getTask(out == null ? Writer.nullWriter() : out, fileManager, diagnosticListener, options,
+                classes, compilationUnits);
+        }
+
+        @Override
+        public StandardJavaFileManager getStandardFileManager(
+            final DiagnosticListener<? super JavaFileObject> diagnosticListener,
+            final Locale locale,
+            final Charset charset)
+        {
+            return compiler.getStandardFileManager(diagnosticListener, locale, charset);
+        }
+
+        @Override
+        public int isSupportedOption(final String option)
+        {
+            return compiler.isSupportedOption(option);
+        }
+
+        @Override
+        public int run(final InputStream in, final OutputStream out, final OutputStream err, final String... arguments)
+        {
+            return compiler.run(in, out, err, arguments);
+        }
+
+        @Override
+        public Set<SourceVersion> getSourceVersions()
+        {
+            return compiler.getSourceVersions();
+        }
     }
 
     private JavaFileObject source(final String name, final String... lines)
