@@ -32,12 +32,15 @@ public final class CairnProcessor extends AbstractProcessor
     {
         super.init(processingEnv);
         storages = new StorageGenerator(processingEnv);
+        LocalDeclarations.watch(processingEnv);
     }
 
     @Override
     public Set<String> getSupportedAnnotationTypes()
     {
-        return Set.of(COMPONENT, VIEW);
+        // The processor claims @Generated, which marks the classes it writes, so that javac's -Xlint:processing does
+        // not warn in the next round that no processor claimed it.
+        return Set.of(COMPONENT, VIEW, GeneratedNames.GENERATED);
     }
 
     @Override
@@ -67,7 +70,8 @@ public final class CairnProcessor extends AbstractProcessor
             {
                 final TypeElement element = processingEnv.getElementUtils().getTypeElement(entry.getKey());
                 processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "cannot generate the storage of " +
-                    entry.getKey() + ": type " + entry.getValue() + " could not be resolved", element);
+                    entry.getKey() + ": type " + entry.getValue() + " could not be resolved",
+                    element == null ? null : ComponentAnalyzer.position(element));
             }
             deferredComponents.clear();
             return;
@@ -107,7 +111,7 @@ public final class CairnProcessor extends AbstractProcessor
     }
 
     // ---------------------------------------------------------------------------------------------------------------
-    // @View: views (ViewGenerator, written separately)
+    // @View: views (ViewGenerator)
     // ---------------------------------------------------------------------------------------------------------------
 
     private void processViews(final Set<? extends TypeElement> annotations, final RoundEnvironment round)

@@ -26,7 +26,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -42,7 +41,6 @@ final class ComponentAnalyzer
     static final String SUPPORTED = "a @Component record can store the eight primitive types, enums, and " +
         "non-generic records whose components are themselves supported (flattened into columns)";
 
-    private static final String COMPONENT_STORAGE = "dev.cairn.storage.ComponentStorage";
     private static final String DEFAULT_POLICY = "SWAP_AND_POP";
 
     private final Elements elements;
@@ -78,24 +76,29 @@ final class ComponentAnalyzer
     {
         if (element.getKind() != ElementKind.RECORD)
         {
-            error(element, "@Component applies to records only, but " + element.getQualifiedName() + " is " +
+            error(position(element), "@Component applies to records only, but " + element.getQualifiedName() + " is " +
                 article(element.getKind()) + ": declare it as a record, for example record " +
                 element.getSimpleName() + "(float x, float y)");
             return null;
         }
+        if (element.getNestingKind() == NestingKind.LOCAL)
+        {
+            error(position(element), LocalDeclarations.localComponent(element.getSimpleName()));
+            return null;
+        }
         if (!element.getTypeParameters().isEmpty())
         {
-            error(element, "@Component record " + element.getQualifiedName() + " must not be generic: its storage " +
-                "has one fixed column per field, so remove the type parameters " + element.getTypeParameters());
+            error(position(element), "@Component record " + element.getQualifiedName() + " must not be generic: its " +
+                "storage has one fixed column per field, so remove the type parameters " + element.getTypeParameters());
             return null;
         }
         final String packageName = elements.getPackageOf(element).getQualifiedName().toString();
-        final String storageName = storageName(element);
+        final String storageName = GeneratedNames.storage(element);
         final String hidden = inaccessibility(element, packageName);
         if (hidden != null)
         {
-            error(element, "@Component record " + element.getQualifiedName() + " " + hidden + ": the generated " +
-                "storage " + storageName + " is a top-level class in " + displayPackage(packageName) +
+            error(position(element), "@Component record " + element.getQualifiedName() + " " + hidden + ": the " +
+                "generated storage " + storageName + " is a top-level class in " + displayPackage(packageName) +
                 " and must be able to use it; make it a top-level or member record that is not private");
             return null;
         }
@@ -116,26 +119,8 @@ final class ComponentAnalyzer
         {
             return null;
         }
-        final ComponentModel model = new ComponentModel(
+        return new ComponentModel(
             element, packageName, storageName, policy(element), new Shape(element, parts), List.copyOf(columns));
-        return generatedMethodsAreDistinct(model) ? model : null;
-    }
-
-    /**
-     * The storage's simple name, following {@code ComponentType.storageClassName}: {@code Outer_PositionStorage}.
-     *
-     * @param record the component record.
-     * @return the simple name.
-     */
-    static String storageName(final TypeElement record)
-    {
-        final StringBuilder name = new StringBuilder(record.getSimpleName());
-        for (Element outer = record.getEnclosingElement(); outer instanceof TypeElement;
-            outer = outer.getEnclosingElement())
-        {
-            name.insert(0, outer.getSimpleName() + "_");
-        }
-        return name.append("Storage").toString();
     }
 
     /**
@@ -211,8 +196,8 @@ final class ComponentAnalyzer
             }
             if (enclosing.contains(typeElement))
             {
-                error(position(origin), "Record " + typeElement.getQualifiedName() + " refers to itself through " + path +
-                    ": a @Component record cannot contain itself, directly or through nested records, because " +
+                error(position(origin), "Record " + typeElement.getQualifiedName() + " refers to itself through " +
+                    path + ": a @Component record cannot contain itself, directly or through nested records, because " +
                     "its fields are flattened into a fixed set of columns; store the other entity's handle " +
                     "(a long) instead");
                 return false;
@@ -286,9 +271,9 @@ final class ComponentAnalyzer
             final String hidden = inaccessibility(typeElement, packageName);
             if (hidden != null)
             {
-                error(position(origin), "Type " + type + " of " + describe(path) + " " + hidden + ", so the storage generated " +
-                    "in " + displayPackage(packageName) + " cannot use it: make it public (or move it to that " +
-                    "package)");
+                error(position(origin), "Type " + type + " of " + describe(path) + " " + hidden + ", so the storage " +
+                    "generated in " + displayPackage(packageName) + " cannot use it: make it public (or move it to " +
+                    "that package)");
                 return false;
             }
             return true;
@@ -339,6 +324,31 @@ final class ComponentAnalyzer
         return component;
     }
 
+    /**
+     * Where to report a problem with a record as a whole. The Eclipse compiler attaches no source position to
+     * diagnostics on a record (it does on classes, interfaces and enums), but it does to the record's canonical
+     * constructor, whose position is the record's own under both compilers; so errors go on that constructor, and on
+     * the type itself when it is not a record.
+     *
+     * @param type the annotated type.
+     * @return the element to report on.
+     */
+    static Element position(final TypeElement type)
+    {
+        if (type.getKind() == ElementKind.RECORD)
+        {
+            for (final Element member : type.getEnclosedElements())
+            {
+                if (member.getKind() == ElementKind.CONSTRUCTOR &&
+                    ((ExecutableElement)member).getParameters().size() == type.getRecordComponents().size())
+                {
+                    return member;
+                }
+            }
+        }
+        return type;
+    }
+
     private boolean namesAreDistinct(final TypeElement record, final List<Column> columns)
     {
         final Map<String, Column> byName = new HashMap<>();
@@ -356,122 +366,6 @@ final class ComponentAnalyzer
             }
         }
         return ok;
-    }
-
-    /**
-     * Checks that no generated accessor has the signature of another generated or inherited method: a component
-     * named {@code entity} would generate {@code entityAt(int)}, which {@code SparseSet} already declares.
-     */
-    private boolean generatedMethodsAreDistinct(final ComponentModel model)
-    {
-        if (model.isTag())
-        {
-            return true;
-        }
-        final TypeElement base = elements.getTypeElement(COMPONENT_STORAGE);
-        if (base == null)
-        {
-            error(model.record(), COMPONENT_STORAGE + " is not on the compile classpath: add the dependency " +
-                "dev.cairn:cairn-core");
-            return false;
-        }
-        final String recordName = model.record().getSimpleName().toString();
-        final String refName = model.storageName() + ".Ref";
-        final Map<String, String> storage = new LinkedHashMap<>();
-        final Map<String, String> ref = new LinkedHashMap<>();
-        inherited(base, storage);
-        inherited(elements.getTypeElement("java.lang.Object"), ref);
-        final List<String> columnTypes = new ArrayList<>();
-        for (final Column column : model.columns())
-        {
-            columnTypes.add(erasure(column));
-        }
-        storage.put(signature("emplace", "long", columnTypes), "the generated emplace that adds the whole " +
-            recordName);
-        storage.put(signature("patch", "long", columnTypes), "the generated patch that writes the whole " +
-            recordName);
-        storage.put("ref()", "the generated ref()");
-        storage.put("create()", "the generated create()");
-        ref.put("moveTo(int)", "the generated " + refName + ".moveTo(int)");
-        ref.put("moveTo(int,long)", "the generated " + refName + ".moveTo(int,long)");
-        ref.put("index()", "the generated " + refName + ".index()");
-        ref.put("entity()", "the generated " + refName + ".entity()");
-        ref.put("get()", "the generated " + refName + ".get()");
-
-        boolean ok = true;
-        for (final Column column : model.columns())
-        {
-            final String type = erasure(column);
-            final String name = column.name();
-            final String owner = "component " + column.origin().getSimpleName() + " (for " + column.path() + ")";
-            final String clash = firstClash(storage, owner, List.of(
-                name + "(long)", name + "(long," + type + ")", name + "At(int)", name + "At(int," + type + ")",
-                "comparing" + capitalise(name) + "()"), "");
-            final String refClash = clash != null ? null :
-                firstClash(ref, owner, List.of(name + "()", name + "(" + type + ")"), refName + ".");
-            if (clash != null || refClash != null)
-            {
-                error(column.origin(), "Component " + column.origin().getSimpleName() + " of " + recordName +
-                    " generates the method " + (clash != null ? clash : refClash) + ": rename the component");
-                ok = false;
-            }
-        }
-        return ok;
-    }
-
-    /** Adds each signature to {@code taken}; returns a description of the first one already taken, else null. */
-    private static String firstClash(
-        final Map<String, String> taken, final String owner, final List<String> signatures, final String prefix)
-    {
-        for (final String signature : signatures)
-        {
-            final String holder = taken.putIfAbsent(signature, owner);
-            if (holder != null)
-            {
-                return prefix + display(signature) + ", which clashes with " + holder;
-            }
-        }
-        return null;
-    }
-
-    private void inherited(final TypeElement type, final Map<String, String> signatures)
-    {
-        for (final Element member : elements.getAllMembers(type))
-        {
-            if (member.getKind() == ElementKind.METHOD && !member.getModifiers().contains(Modifier.PRIVATE))
-            {
-                final ExecutableElement method = (ExecutableElement)member;
-                final List<String> parameters = new ArrayList<>();
-                for (final VariableElement parameter : method.getParameters())
-                {
-                    parameters.add(types.erasure(parameter.asType()).toString());
-                }
-                final String signature = signature(method.getSimpleName().toString(), null, parameters);
-                signatures.putIfAbsent(signature, display(signature) + " inherited from " +
-                    ((TypeElement)method.getEnclosingElement()).getQualifiedName());
-            }
-        }
-    }
-
-    private static String signature(final String name, final String first, final List<String> rest)
-    {
-        final List<String> parameters = new ArrayList<>();
-        if (first != null)
-        {
-            parameters.add(first);
-        }
-        parameters.addAll(rest);
-        return name + "(" + String.join(",", parameters) + ")";
-    }
-
-    private static String display(final String signature)
-    {
-        return signature.replace(",", ", ");
-    }
-
-    private static String erasure(final Column column)
-    {
-        return column.type().isEnum() ? column.enumType().getQualifiedName().toString() : column.type().primitive();
     }
 
     private static ColumnType primitive(final TypeKind kind)

@@ -43,7 +43,8 @@ record ComponentModel(
      * @param type      how the value is stored.
      * @param enumType  the enum for enum columns, else null.
      * @param doc       the {@code @param} text of the top-level component from the record's Javadoc, or null.
-     * @param origin    the top-level record component this column comes from: where errors are reported.
+     * @param origin    where errors about this column are reported: the field declared by the top-level record
+     *                  component the column comes from (see {@code ComponentAnalyzer.position}).
      */
     record Column(
         String name,

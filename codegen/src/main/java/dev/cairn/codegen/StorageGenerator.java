@@ -5,14 +5,16 @@ import dev.cairn.codegen.ComponentModel.Column;
 import dev.cairn.codegen.ComponentModel.Part;
 import dev.cairn.codegen.ComponentModel.Shape;
 
-import javax.annotation.processing.FilerException;
 import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.tools.Diagnostic;
-import javax.tools.JavaFileObject;
-import java.io.IOException;
-import java.io.Writer;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -25,9 +27,15 @@ import java.util.Set;
  * off-heap column per flattened field, an accessor pair per column by entity and by packed index, a comparator per
  * column, and a {@code Ref} flyweight. The output is meant to read like hand-written code; see
  * {@code docs/components.md} for its shape.
+ * <p>
+ * Every method the storage and its {@code Ref} declare is recorded as it is written, and a storage is only written
+ * if none of them has the signature of another or of an inherited method: the names a component may not take are
+ * those the generated code declares, not a list kept beside it.
  */
 final class StorageGenerator
 {
+    private static final String COMPONENT_STORAGE = "dev.cairn.storage.ComponentStorage";
+
     private final ProcessingEnvironment env;
     private final ComponentAnalyzer analyzer;
 
@@ -55,364 +63,273 @@ final class StorageGenerator
         {
             return;
         }
-        final String qualifiedName = model.packageName().isEmpty() ?
-            model.storageName() : model.packageName() + "." + model.storageName();
-        try
+        final Source source = new Source(model);
+        final String text = source.render();
+        if (source.membersAreDistinct())
         {
-            final JavaFileObject file = env.getFiler().createSourceFile(qualifiedName, element);
-            try (Writer writer = file.openWriter())
-            {
-                writer.write(new Source(model).write());
-            }
-        }
-        catch (final FilerException ex)
-        {
-            env.getMessager().printMessage(Diagnostic.Kind.ERROR, "@Component record " + element.getQualifiedName() +
-                " would generate " + qualifiedName + ", which another declaration of this compilation already " +
-                "generates (a nested record's storage is named after its enclosing types joined by '_', so " +
-                "Outer.Position and a top-level Outer_Position both give Outer_PositionStorage): rename one of them",
-                element);
-        }
-        catch (final IOException ex)
-        {
-            env.getMessager().printMessage(
-                Diagnostic.Kind.ERROR, "cannot write " + qualifiedName + ": " + ex.getMessage(), element);
+            GeneratedSource.write(env, element, "@Component record", GeneratedNames.STORAGE_SUFFIX,
+                GeneratedNames.qualified(env.getElementUtils(), element, model.storageName()), text);
         }
     }
 
-    /** The text of one storage class. */
+    /** The class a generated method is declared in. */
+    private enum Owner
+    {
+        STORAGE, REF
+    }
+
+    /**
+     * A method the generated code declares.
+     *
+     * @param owner       the storage or its {@code Ref}.
+     * @param signature   name and erased parameter types, for example {@code xAt(int,float)}.
+     * @param column      the column it was generated for, or null for a method every storage has.
+     * @param description how a clash message names it.
+     */
+    private record Member(Owner owner, String signature, Column column, String description)
+    {
+    }
+
+    /** A parameter of a generated method: its type as written, its erasure as a signature names it, its name. */
+    private record Parameter(String type, String erasure, String name)
+    {
+        String declaration()
+        {
+            return "final " + type + " " + name;
+        }
+    }
+
+    /** The text of one storage class, and the methods it declares. */
     private final class Source
     {
         private final ComponentModel model;
         private final TypeNames names;
-        private final StringBuilder out = new StringBuilder(16 * 1024);
+        private final JavaWriter out = new JavaWriter();
         private final Map<TypeElement, String> enumValues = new LinkedHashMap<>();
         private final Map<Column, String> columnConstants = new LinkedHashMap<>();
+        private final List<Member> members = new ArrayList<>();
         private final String record;
         private final String storage;
-        private int indent;
 
         Source(final ComponentModel model)
         {
             this.model = model;
             this.storage = model.storageName();
-            this.names = new TypeNames(env.getElementUtils(), model.packageName(), Set.of(storage, "Ref"));
+            this.names = new TypeNames(env.getElementUtils(), model.packageName(), Set.of(storage, GeneratedNames.REF));
             this.record = names.of(model.record());
             final Set<String> used = new LinkedHashSet<>();
             for (final Column column : model.columns())
             {
                 if (column.type().isEnum() && !enumValues.containsKey(column.enumType()))
                 {
-                    String constant = upperSnake(column.enumType().getSimpleName().toString()) + "_VALUES";
-                    for (int n = 2; !used.add(constant); n++)
-                    {
-                        constant = upperSnake(column.enumType().getSimpleName().toString()) + "_VALUES_" + n;
-                    }
-                    enumValues.put(column.enumType(), constant);
+                    enumValues.put(column.enumType(),
+                        unique(upperSnake(column.enumType().getSimpleName().toString()) + "_VALUES", used));
                 }
             }
             for (final Column column : model.columns())
             {
-                String constant = upperSnake(column.name()) + "_COLUMN";
-                for (int n = 2; !used.add(constant); n++)
-                {
-                    constant = upperSnake(column.name()) + "_COLUMN_" + n;
-                }
-                columnConstants.put(column, constant);
+                columnConstants.put(column, unique(upperSnake(column.name()) + "_COLUMN", used));
             }
         }
 
-        String write()
+        String render()
         {
-            final String body = model.isTag() ? tagBody() : storageBody();
-            final StringBuilder header = new StringBuilder();
+            final String typeName = names.of("dev.cairn.storage.ComponentType");
+            final String policy = names.of("dev.cairn.DeletionPolicy");
+            final String base = names.of(COMPONENT_STORAGE);
+            final String generated = GeneratedNames.canMarkGenerated(env.getElementUtils(), model.record()) ?
+                GeneratedNames.generatedAnnotation(names.of(GeneratedNames.GENERATED)) : null;
+
+            classComment();
+            if (generated != null)
+            {
+                out.line(generated);
+            }
+            out.line("public final class " + storage + " extends " + base + "<" + record + ">");
+            out.open();
+            out.javadoc("The component type: {@link " + record + "} with deletion policy {@link " + policy + "#" +
+                model.policy() + "}.");
+            out.line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE =");
+            out.list("    " + typeName + ".register(",
+                List.of(record + ".class", policy + "." + model.policy(), storage + "::new"), ");");
+            out.blank();
+            if (model.isTag())
+            {
+                out.line("private static final " + record + " INSTANCE = new " + record + "();");
+            }
+            else
+            {
+                columnConstants();
+            }
+            out.blank();
+            constructorAndCreate();
+            if (model.isTag())
+            {
+                tagMethods();
+            }
+            else
+            {
+                emplaceAndPatch();
+                recordMethods();
+                for (final Column column : model.columns())
+                {
+                    accessors(column);
+                }
+                ref();
+            }
+            out.close();
+
+            final JavaWriter file = new JavaWriter();
             if (!model.packageName().isEmpty())
             {
-                header.append("package ").append(model.packageName()).append(";\n\n");
+                file.line("package " + model.packageName() + ";").blank();
             }
             for (final String imported : names.imports())
             {
-                header.append("import ").append(imported).append(";\n");
+                file.line("import " + imported + ";");
             }
-            return header.append('\n').append(body).toString();
+            return file.blank() + out.toString();
         }
 
-        private String storageBody()
+        /** The storage's rules, said once here so that member comments only say what is particular to them. */
+        private void classComment()
+        {
+            if (model.isTag())
+            {
+                out.javadoc("Off-heap storage of the tag {@link " + record + "}: the record has no fields, so the " +
+                    "storage has no columns and is the set of entities that carry the tag. Generated from {@link " +
+                    record + "} by cairn-codegen; do not edit.",
+                    "<p>",
+                    "A method taking an entity throws {@link IllegalArgumentException} if the entity does not have " +
+                    "the tag (or, when adding, already has it or is not alive), one taking a packed index throws " +
+                    "{@link IndexOutOfBoundsException} if it is not from 0 to {@link #size()} - 1, and every accessor " +
+                    "throws {@link IllegalStateException} once the storage is closed. Nothing allocates. Not " +
+                    "thread-safe.");
+                return;
+            }
+            final List<String> fields = new ArrayList<>();
+            for (final Column column : model.columns())
+            {
+                fields.add("{@code " + column.path() + "} (" + javaType(column) + ")");
+            }
+            final Column first = model.columns().get(0);
+            final StringBuilder checks = new StringBuilder("A method taking an entity throws {@link " +
+                "IllegalArgumentException} if the entity does not have the component (or, when adding, already has " +
+                "it or is not alive), one taking a packed index throws {@link IndexOutOfBoundsException} if it is " +
+                "out of range, and every accessor throws {@link IllegalStateException} once the storage is closed.");
+            if (hasEnum())
+            {
+                checks.append(" An enum field is stored as its ordinal and must not be null: a null is refused with " +
+                    "{@link NullPointerException} before anything is written.");
+            }
+            checks.append(" Only {@link #create()}, {@link #ref()} and the methods that return a record allocate. " +
+                "Not thread-safe.");
+            out.javadoc("Off-heap storage of {@link " + record + "} components, one column per field: " +
+                    String.join(", ", fields) + ". Generated from {@link " + record + "} by cairn-codegen; do not " +
+                    "edit.",
+                "<p>",
+                "Each field has a reader and a writer by entity ({@code " + first.name() + "(entity)}, {@code " +
+                    first.name() + "(entity, value)}), the same by packed index ({@code " + first.name() +
+                    "At(index)}, ...) and a comparator for {@link #sort}. A packed index runs from 0 to {@link " +
+                    "#size()} - 1 and is where an entity's fields are until a removal, swap, sort or compaction " +
+                    "moves it; a {@link Ref} stays with its entity and fails once the entity has left its slot.",
+                "<p>",
+                checks.toString());
+        }
+
+        private void columnConstants()
         {
             final List<Column> columns = model.columns();
-            final String typeName = names.of("dev.cairn.storage.ComponentType");
-            final String policy = names.of("dev.cairn.DeletionPolicy");
-            final String comparator = names.of("dev.cairn.set.IndexComparator");
-
-            final List<String> fieldList = new ArrayList<>();
-            for (final Column column : columns)
-            {
-                fieldList.add("{@code " + column.path() + "} (" + javaType(column) + ")");
-            }
-            classHeader("One column per field: " + String.join(", ", fieldList) + ".");
-
-            typeConstant(typeName, policy);
-            blank();
-
             final List<String> widths = new ArrayList<>();
             for (int k = 0; k < columns.size(); k++)
             {
                 final Column column = columns.get(k);
                 widths.add(names.lang(column.type().widthClass()) + ".BYTES");
-                line("private static final int " + field(column) + " = " + k + ";");
+                out.line("private static final int " + columnConstants.get(column) + " = " + k + ";");
             }
-            final String oneLine = "private static final int[] COLUMN_WIDTHS = {" + String.join(", ", widths) + "};";
-            if (indent * 4 + oneLine.length() <= 120)
-            {
-                line(oneLine);
-            }
-            else
-            {
-                line("private static final int[] COLUMN_WIDTHS = {");
-                for (int k = 0; k < columns.size(); k++)
-                {
-                    final String item = widths.get(k) + (k < columns.size() - 1 ? "," : "");
-                    line("    " + item + " ".repeat(Math.max(1, 20 - item.length())) + "// " + columns.get(k).path());
-                }
-                line("};");
-            }
+            out.list("private static final int[] COLUMN_WIDTHS = {", widths, "};");
             for (final Map.Entry<TypeElement, String> entry : enumValues.entrySet())
             {
                 final String enumName = names.of(entry.getKey());
-                line("private static final " + enumName + "[] " + entry.getValue() + " = " + enumName + ".values();");
+                out.line("private static final " + enumName + "[] " + entry.getValue() + " = " + enumName +
+                    ".values();");
             }
-            blank();
-
-            constructorAndCreate();
-            emplace(columns);
-            add(columns);
-            patch(columns);
-            get(columns);
-            for (final Column column : columns)
-            {
-                accessors(column, comparator);
-            }
-            ref(columns);
-
-            closeBrace();
-            return out.toString();
-        }
-
-        private String tagBody()
-        {
-            final String typeName = names.of("dev.cairn.storage.ComponentType");
-            final String policy = names.of("dev.cairn.DeletionPolicy");
-            final String objects = names.of("java.util.Objects");
-            classHeader("A tag: the record has no fields, so the storage has no columns and is just the set of " +
-                "entities that carry the tag.");
-
-            typeConstant(typeName, policy);
-            blank();
-            line("private static final " + record + " INSTANCE = new " + record + "();");
-            blank();
-            constructorAndCreate();
-
-            doc("Adds the tag to an entity.",
-                "",
-                "@param entity an entity without the tag.",
-                "@return the packed index the entity occupies.",
-                "@throws IllegalArgumentException if the entity already has the tag, or is not alive or well-formed.",
-                "@throws IllegalStateException    if the storage is closed.");
-            method("public int emplace(final long entity)", "return insert(entity);");
-
-            doc("Adds the tag to an entity; the same as {@link #emplace(long)}.",
-                "",
-                "@param entity    an entity without the tag.",
-                "@param component any instance of the tag record; not null.",
-                "@return the packed index the entity occupies.",
-                "@throws IllegalArgumentException if the entity already has the tag, or is not alive or well-formed.");
-            line("@Override");
-            method("public int add(final long entity, final " + record + " component)",
-                objects + ".requireNonNull(component, \"component\");",
-                "return insert(entity);");
-
-            doc("Checks that an entity has the tag: a tag has no fields to overwrite.",
-                "",
-                "@param entity    an entity with the tag.",
-                "@param component any instance of the tag record; not null.",
-                "@throws IllegalArgumentException if the entity does not have the tag.");
-            line("@Override");
-            method("public void patch(final long entity, final " + record + " component)",
-                objects + ".requireNonNull(component, \"component\");",
-                "requireIndex(entity);");
-
-            doc("The tag of an entity that has it.",
-                "",
-                "@param entity an entity with the tag.",
-                "@return a shared instance of the tag record.",
-                "@throws IllegalArgumentException if the entity does not have the tag.");
-            line("@Override");
-            method("public " + record + " get(final long entity)",
-                "requireIndex(entity);",
-                "return INSTANCE;");
-
-            doc("The tag at a packed index.",
-                "",
-                "@param index a packed index from 0 to {@link #size()} - 1.",
-                "@return a shared instance of the tag record.",
-                "@throws IndexOutOfBoundsException if the index is out of range.");
-            line("@Override");
-            method("public " + record + " getAt(final int index)",
-                "checkIndex(index);",
-                "return INSTANCE;");
-            trimBlank();
-            closeBrace();
-            return out.toString();
-        }
-
-        private void typeConstant(final String typeName, final String policy)
-        {
-            doc("The {@link " + record + "} component type, with deletion policy {@link " + policy + "#" +
-                model.policy() + "}.");
-            line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE =");
-            indent++;
-            wrapped(typeName + ".register(", List.of(record + ".class", policy + "." + model.policy(),
-                storage + "::new"), ");");
-            indent--;
-        }
-
-        private void classHeader(final String summary)
-        {
-            doc("Off-heap storage of {@link " + record + "} components. " + summary,
-                "<p>",
-                "Generated by cairn-codegen from {@link " + record + "}; do not edit. Accessors by entity check that",
-                "the entity has the component, accessors by packed index check the index; none of them allocates.",
-                "Not thread-safe.");
-            line("public final class " + storage + " extends " + names.of("dev.cairn.storage.ComponentStorage") +
-                "<" + record + ">");
-            openBrace();
         }
 
         private void constructorAndCreate()
         {
-            line("private " + storage + "(final " + names.of("dev.cairn.memory.OffHeap") + " offHeap, final " +
-                names.of("dev.cairn.entity.EntityPool") + " pool)");
-            openBrace();
-            line("super(TYPE, offHeap, pool, " + (model.isTag() ? "new int[0]" : "COLUMN_WIDTHS") + ");");
-            closeBrace();
-            blank();
-            doc("Creates a standalone storage that owns its off-heap memory and accepts any well-formed entity",
-                "handle; {@link #close()} it when done. A {@link dev.cairn.World}'s storage comes from",
-                "{@code world.storage(" + storage + ".TYPE)} instead.",
+            out.block("private " + storage + "(final " + names.of("dev.cairn.memory.OffHeap") + " offHeap, final " +
+                names.of("dev.cairn.entity.EntityPool") + " pool)",
+                List.of("super(TYPE, offHeap, pool, " + (model.isTag() ? "new int[0]" : "COLUMN_WIDTHS") + ");"));
+            out.blank();
+            out.javadoc("Creates a standalone storage that owns its off-heap memory and accepts any well-formed " +
+                    "entity handle; {@link #close()} it when done. A {@link dev.cairn.World}'s storage comes from " +
+                    "{@code world.storage(" + storage + ".TYPE)} instead.",
                 "",
                 "@return a new, empty storage.");
-            method("public static " + storage + " create()", "return new " + storage + "(null, null);");
+            method(Owner.STORAGE, null, "public static " + storage, "create", List.of(),
+                body("return new " + storage + "(null, null);"));
         }
 
-        private void emplace(final List<Column> columns)
+        private void tagMethods()
         {
-            final List<String> docs = new ArrayList<>(List.of(
-                "Adds a {@link " + record + "} to an entity, writing its fields straight into the columns; allocates nothing.",
-                ""));
-            docs.addAll(params(columns, "an entity without this component."));
-            docs.add("@return the packed index the component occupies.");
-            docs.add("@throws IllegalArgumentException if the entity already has this component, or is not alive " +
-                "or well-formed.");
-            docs.add("@throws IllegalStateException    if the storage is closed.");
-            if (hasEnum(columns))
-            {
-                docs.add("@throws NullPointerException     if an enum is null; nothing is added then.");
-            }
-            doc(docs.toArray(new String[0]));
-            signature("public int emplace(", columns);
-            openBrace();
-            requireEnums(columns);
-            line("final int index = insert(entity);");
+            final String objects = names.of("java.util.Objects");
+            final Parameter entity = new Parameter("long", "long", "entity");
+            out.javadoc("Adds the tag to an entity.", "", "@param entity an entity without the tag.",
+                "@return the packed index the entity occupies.");
+            method(Owner.STORAGE, null, "public int", "emplace", List.of(entity), body("return insert(entity);"));
+            override("public int add(final long entity, final " + record + " component)",
+                body(objects + ".requireNonNull(component, \"component\");", "return insert(entity);"));
+            override("public void patch(final long entity, final " + record + " component)",
+                body(objects + ".requireNonNull(component, \"component\");", "requireIndex(entity);"));
+            override("public " + record + " get(final long entity)", body("requireIndex(entity);", "return INSTANCE;"));
+            override("public " + record + " getAt(final int index)", body("checkIndex(index);", "return INSTANCE;"));
+        }
+
+        private void emplaceAndPatch()
+        {
+            final List<Column> columns = model.columns();
+            final List<String> emplaceDoc = new ArrayList<>(List.of(
+                "Adds the component to an entity, writing its fields straight into the columns.", ""));
+            emplaceDoc.addAll(params(columns, "an entity without the component."));
+            emplaceDoc.add("@return the packed index the component occupies.");
+            out.javadoc(emplaceDoc.toArray(new String[0]));
+            final List<String> emplace = new ArrayList<>(requireEnums());
+            emplace.add("final int index = insert(entity);");
             for (final Column column : columns)
             {
-                line(write(column, "index", column.name()) + ";");
+                emplace.add(write(column, "index", column.name()) + ";");
             }
-            line("return index;");
-            closeBrace();
-            blank();
-        }
+            emplace.add("return index;");
+            method(Owner.STORAGE, null, "public int", "emplace", fieldParameters(), body(emplace));
+            override("public int add(final long entity, final " + record + " component)",
+                () -> out.list("return emplace(", fieldsOf("component"), ");"));
 
-        private void add(final List<Column> columns)
-        {
-            doc("Adds a {@link " + record + "} to an entity; the same as {@link #emplace} with its fields.",
-                "",
-                "@param entity    an entity without this component.",
-                "@param component the value; neither it nor a nested record in it may be null.",
-                "@return the packed index the component occupies.",
-                "@throws IllegalArgumentException if the entity already has this component, or is not alive or " +
-                    "well-formed.");
-            line("@Override");
-            line("public int add(final long entity, final " + record + " component)");
-            openBrace();
-            wrapped("return emplace(", withEntity(fieldsOf("component", columns)), ");");
-            closeBrace();
-            blank();
-        }
-
-        private void patch(final List<Column> columns)
-        {
-            final List<String> docs = new ArrayList<>(List.of(
-                "Overwrites every field of an entity's {@link " + record + "}; allocates nothing.", ""));
-            docs.addAll(params(columns, "an entity with this component."));
-            docs.add("@throws IllegalArgumentException if the entity does not have this component.");
-            if (hasEnum(columns))
-            {
-                docs.add("@throws NullPointerException     if an enum is null; nothing is written then.");
-            }
-            doc(docs.toArray(new String[0]));
-            signature("public void patch(", columns);
-            openBrace();
-            requireEnums(columns);
-            line("final int index = requireIndex(entity);");
+            final List<String> patchDoc = new ArrayList<>(List.of(
+                "Overwrites every field of an entity's component.", ""));
+            patchDoc.addAll(params(columns, "an entity with the component."));
+            out.javadoc(patchDoc.toArray(new String[0]));
+            final List<String> patch = new ArrayList<>(requireEnums());
+            patch.add("final int index = requireIndex(entity);");
             for (final Column column : columns)
             {
-                line(write(column, "index", column.name()) + ";");
+                patch.add(write(column, "index", column.name()) + ";");
             }
-            closeBrace();
-            blank();
-
-            doc("Overwrites an entity's {@link " + record + "} with the fields of {@code component}.",
-                "",
-                "@param entity    an entity with this component.",
-                "@param component the new value; neither it nor a nested record in it may be null.",
-                "@throws IllegalArgumentException if the entity does not have this component.");
-            line("@Override");
-            line("public void patch(final long entity, final " + record + " component)");
-            openBrace();
-            wrapped("patch(", withEntity(fieldsOf("component", columns)), ");");
-            closeBrace();
-            blank();
+            method(Owner.STORAGE, null, "public void", "patch", fieldParameters(), body(patch),
+                " that writes the whole " + model.record().getSimpleName());
+            override("public void patch(final long entity, final " + record + " component)",
+                () -> out.list("patch(", fieldsOf("component"), ");"));
         }
 
-        private void get(final List<Column> columns)
+        private void recordMethods()
         {
-            doc("Reads an entity's {@link " + record + "} into a new record.",
-                "",
-                "@param entity an entity with this component.",
-                "@return a new record holding its fields.",
-                "@throws IllegalArgumentException if the entity does not have this component.");
-            line("@Override");
-            method("public " + record + " get(final long entity)", "return getAt(requireIndex(entity));");
-
-            doc("Reads the {@link " + record + "} at a packed index into a new record.",
-                "",
-                "@param index a packed index from 0 to {@link #size()} - 1.",
-                "@return a new record holding the fields there.",
-                "@throws IndexOutOfBoundsException if the index is out of range.");
-            line("@Override");
-            line("public " + record + " getAt(final int index)");
-            openBrace();
-            line("checkIndex(index);");
-            final List<String> lines = new ArrayList<>();
-            construct(model.shape(), "", lines);
-            lines.set(0, "return " + lines.get(0));
-            lines.set(lines.size() - 1, lines.get(lines.size() - 1) + ";");
-            for (final String text : lines)
-            {
-                line(text);
-            }
-            closeBrace();
-            blank();
+            override("public " + record + " get(final long entity)", body("return getAt(requireIndex(entity));"));
+            final List<String> getAt = new ArrayList<>();
+            getAt.add("checkIndex(index);");
+            construct(model.shape(), "", getAt);
+            getAt.set(1, "return " + getAt.get(1));
+            getAt.set(getAt.size() - 1, getAt.get(getAt.size() - 1) + ";");
+            override("public " + record + " getAt(final int index)", body(getAt));
         }
 
         /** {@code new Transform(new Vec2(..., ...), ...)}, one argument a line. */
@@ -436,150 +353,250 @@ final class StorageGenerator
             }
         }
 
-        private void accessors(final Column column, final String comparator)
+        private void accessors(final Column column)
         {
             final String type = javaType(column);
             final String name = column.name();
-            final String what = "the {@code " + column.path() + "} of";
-            final String note = column.doc() == null ? "" :
-                " ({@code " + column.origin().getSimpleName() + "}: " + column.doc() + ")";
-            doc("Reads " + what + " an entity's {@link " + record + "}" + note + ".",
-                "",
-                "@param entity an entity with this component.",
-                "@return the value.",
-                "@throws IllegalArgumentException if the entity does not have this component.");
-            method("public " + type + " " + name + "(final long entity)",
-                "return " + read(column, "requireIndex(entity)") + ";");
+            final String field = "{@code " + column.path() + "}";
+            final Parameter entity = new Parameter("long", "long", "entity");
+            final Parameter index = new Parameter("int", "int", "index");
+            final Parameter value = new Parameter(type, erasure(column), "value");
 
-            doc("Writes " + what + " an entity's {@link " + record + "}.",
-                "",
-                "@param entity an entity with this component.",
-                "@param value  the new value" + (column.type().isEnum() ? "; not null." : "."),
-                "@throws IllegalArgumentException if the entity does not have this component.");
-            method("public void " + name + "(final long entity, final " + type + " value)",
-                write(column, "requireIndex(entity)", "value") + ";");
+            out.javadoc("The " + field + " of an entity" + meaning(column) + ".");
+            method(Owner.STORAGE, column, "public " + type, name, List.of(entity),
+                body("return " + read(column, "requireIndex(entity)") + ";"));
+            out.javadoc("Sets the " + field + " of an entity.");
+            method(Owner.STORAGE, column, "public void", name, List.of(entity, value),
+                body(write(column, "requireIndex(entity)", "value") + ";"));
+            out.javadoc("The " + field + " at a packed index" + meaning(column) + ".");
+            method(Owner.STORAGE, column, "public " + type, name + "At", List.of(index),
+                body("return " + read(column, "index") + ";"));
+            out.javadoc("Sets the " + field + " at a packed index.");
+            method(Owner.STORAGE, column, "public void", name + "At", List.of(index, value),
+                body(write(column, "index", "value") + ";"));
 
-            doc("Reads " + what + " the {@link " + record + "} at a packed index" + note + ".",
-                "",
-                "@param index a packed index from 0 to {@link #size()} - 1.",
-                "@return the value.",
-                "@throws IndexOutOfBoundsException if the index is out of range.");
-            method("public " + type + " " + name + "At(final int index)",
-                "return " + read(column, "index") + ";");
-
-            doc("Writes " + what + " the {@link " + record + "} at a packed index.",
-                "",
-                "@param index a packed index from 0 to {@link #size()} - 1.",
-                "@param value the new value" + (column.type().isEnum() ? "; not null." : "."),
-                "@throws IndexOutOfBoundsException if the index is out of range.");
-            method("public void " + name + "At(final int index, final " + type + " value)",
-                write(column, "index", "value") + ";");
-
-            doc("Orders packed indices by {@code " + column.path() + "}, as {@code " +
-                    (column.type().isEnum() ? "Enum.compareTo" : column.type().compareClass() + ".compare") +
-                    "} does, without boxing; for {@link #sort}.",
-                "",
-                "@return a comparator over this storage's packed indices.");
-            line("public " + comparator + " comparing" + ComponentAnalyzer.capitalise(name) + "()");
-            openBrace();
-            line("return (left, right) -> " + names.lang(column.type().compareClass()) + ".compare(");
-            indent++;
-            final String left = column.type().compareKey(field(column), "left");
-            final String right = column.type().compareKey(field(column), "right");
-            if (indent * 4 + left.length() + right.length() + 8 <= 120)
-            {
-                line("    " + left + ", " + right + ");");
-            }
-            else
-            {
-                line("    " + left + ",");
-                line("    " + right + ");");
-            }
-            indent--;
-            closeBrace();
-            blank();
+            final String order = column.type().isEnum() ? "Enum.compareTo" : column.type().compareClass() +
+                ".compare";
+            out.javadoc("Orders packed indices by " + field + " as {@code " + order + "} does, without boxing.");
+            final String constant = columnConstants.get(column);
+            method(Owner.STORAGE, column, "public " + names.of("dev.cairn.set.IndexComparator"),
+                "comparing" + ComponentAnalyzer.capitalise(name), List.of(),
+                () -> out.list("return (left, right) -> " + names.lang(column.type().compareClass()) + ".compare(",
+                    List.of(column.type().compareKey(constant, "left"), column.type().compareKey(constant, "right")),
+                    ");"));
         }
 
-        private void ref(final List<Column> columns)
+        private void ref()
         {
-            doc("A new flyweight over this storage's packed slots. Allocate one and reuse it: {@link Ref#moveTo(int)}",
-                "positions it without allocating.",
-                "",
-                "@return a new reference, on no entity until it is moved.");
-            method("public Ref ref()", "return new Ref(this);");
+            final String entityType = names.of("dev.cairn.Entity");
+            out.javadoc("A new {@link Ref}, on no entity until it is moved: allocate one and reuse it.",
+                "", "@return the new reference.");
+            method(Owner.STORAGE, null, "public Ref", "ref", List.of(), body("return new Ref(this);"));
 
-            doc("A movable view of one packed slot: {@link #moveTo(int)} positions it on the entity in that slot, the",
-                "accessors read and write that entity's fields. Every access checks that the slot still holds the",
-                "entity, so a reference kept after the entity was removed, or moved by a swap, sort or compaction,",
-                "fails loudly instead of reading or writing the entity that took its place.");
-            line("public static final class Ref");
-            openBrace();
-            line("private final " + storage + " storage;");
-            line("private int index;");
-            line("private long entity = " + names.of("dev.cairn.Entity") + ".NULL;");
-            line("private long layoutVersion = -1;");
-            blank();
-            line("private Ref(final " + storage + " storage)");
-            openBrace();
-            line("this.storage = storage;");
-            closeBrace();
-            blank();
-            doc("Positions this reference on the member at a packed index. An index outside the members, or a",
-                "tombstone, positions it on no entity: the accessors then throw.",
+            out.javadoc("A flyweight on the component of one entity: {@link #moveTo(int)} positions it on the entity " +
+                "in a packed slot, the accessors read and write that entity's fields without allocating. Every " +
+                "access checks that the slot still holds the entity, and throws {@link IllegalStateException} if " +
+                "the reference is on no entity or its entity left the slot (removed, or moved by a swap, sort or " +
+                "compaction), instead of reaching the entity that took its place.");
+            out.line("public static final class Ref");
+            out.open();
+            out.line("private final " + storage + " storage;");
+            out.line("private int index;");
+            out.line("private long entity = " + entityType + ".NULL;");
+            out.line("private long layoutVersion = -1;");
+            out.blank();
+            out.block("private Ref(final " + storage + " storage)", List.of("this.storage = storage;"));
+            out.blank();
+            final Parameter index = new Parameter("int", "int", "index");
+            out.javadoc("Positions this reference on the member in a packed slot; outside the members, or on a " +
+                    "tombstone, on no entity.",
                 "",
                 "@param index a packed index.",
                 "@return this reference.");
-            method("public Ref moveTo(final int index)",
+            method(Owner.REF, null, "public Ref", "moveTo", List.of(index), body(
                 "this.index = index;",
                 "this.entity = storage.memberAt(index);",
-                "this.layoutVersion = entity == " + names.of("dev.cairn.Entity") + ".NULL ? -1 : storage.layoutVersion();",
-                "return this;");
-            doc("The packed index this reference is at.", "", "@return the index.");
-            method("public int index()", "return index;");
-            doc("The entity this reference was positioned on.",
-                "",
-                "@return its handle, or {@link " + names.of("dev.cairn.Entity") + "#NULL} if the slot held none.");
-            method("public long entity()", "return entity;");
-            final String stale = "@throws IllegalStateException if this reference is on no entity, or its entity left the slot.";
-            for (final Column column : columns)
+                "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
+                "return this;"));
+            out.javadoc("The packed index this reference was positioned at.", "", "@return the index.");
+            method(Owner.REF, null, "public int", "index", List.of(), body("return index;"));
+            out.javadoc("The entity this reference was positioned on.", "",
+                "@return its handle, or {@link " + entityType + "#NULL} if the slot held none.");
+            method(Owner.REF, null, "public long", "entity", List.of(), body("return entity;"));
+            final String slot = "storage.refIndex(index, entity, layoutVersion)";
+            for (final Column column : model.columns())
             {
-                final String type = javaType(column);
-                doc("Reads {@code " + column.path() + "} of the entity this reference is on.",
-                    "",
-                    "@return the value.",
-                    stale);
-                method("public " + type + " " + column.name() + "()",
-                    "return storage." + column.name() + "At(storage.refIndex(index, entity, layoutVersion));");
-                doc("Writes {@code " + column.path() + "} of the entity this reference is on.",
-                    "",
-                    "@param value the new value" + (column.type().isEnum() ? "; not null." : "."),
-                    stale);
-                method("public void " + column.name() + "(final " + type + " value)",
-                    "storage." + column.name() + "At(storage.refIndex(index, entity, layoutVersion), value);");
+                final String field = "{@code " + column.path() + "}";
+                out.javadoc("The " + field + " of the entity" + meaning(column) + ".");
+                method(Owner.REF, column, "public " + javaType(column), column.name(), List.of(),
+                    body("return storage." + column.name() + "At(" + slot + ");"));
+                out.javadoc("Sets the " + field + " of the entity.");
+                method(Owner.REF, column, "public void", column.name(),
+                    List.of(new Parameter(javaType(column), erasure(column), "value")),
+                    body("storage." + column.name() + "At(" + slot + ", value);"));
             }
-            doc("Reads the whole component of the entity this reference is on into a new record.",
-                "",
-                "@return a new record.",
-                stale);
-            method("public " + record + " get()",
-                "return storage.getAt(storage.refIndex(index, entity, layoutVersion));");
-            trimBlank();
-            closeBrace();
+            out.javadoc("Reads the entity's component into a new record.", "", "@return the new record.");
+            method(Owner.REF, null, "public " + record, "get", List.of(), body("return storage.getAt(" + slot + ");"));
+            out.close();
         }
 
-        /** Null enums are refused before anything changes, so a failed emplace or patch leaves no half-written row. */
-        private void requireEnums(final List<Column> columns)
+        /** Writes a generated method and records it, so that clashes are found among what is really declared. */
+        private void method(
+            final Owner owner,
+            final Column column,
+            final String modifiersAndType,
+            final String name,
+            final List<Parameter> parameters,
+            final Runnable body)
         {
-            for (final Column column : columns)
+            method(owner, column, modifiersAndType, name, parameters, body, "");
+        }
+
+        private void method(
+            final Owner owner,
+            final Column column,
+            final String modifiersAndType,
+            final String name,
+            final List<Parameter> parameters,
+            final Runnable body,
+            final String purpose)
+        {
+            final List<String> erasures = new ArrayList<>();
+            final List<String> declarations = new ArrayList<>();
+            for (final Parameter parameter : parameters)
             {
-                if (column.type().isEnum())
+                erasures.add(parameter.erasure());
+                declarations.add(parameter.declaration());
+            }
+            final String signature = name + "(" + String.join(",", erasures) + ")";
+            final String description = column != null ?
+                "component " + column.origin().getSimpleName() + " (for " + column.path() + ")" :
+                "the generated " + qualify(owner, display(signature)) + purpose;
+            members.add(new Member(owner, signature, column, description));
+            out.list(modifiersAndType + " " + name + "(", declarations, ")");
+            out.open();
+            body.run();
+            out.close();
+            out.blank();
+        }
+
+        /** An implementation of a {@code ComponentStorage} method, which takes its comment from there. */
+        private void override(final String declaration, final Runnable body)
+        {
+            out.line("@Override");
+            out.line(declaration);
+            out.open();
+            body.run();
+            out.close();
+            out.blank();
+        }
+
+        /** A method body of the given statements. */
+        private Runnable body(final String... statements)
+        {
+            return body(List.of(statements));
+        }
+
+        private Runnable body(final List<String> statements)
+        {
+            return () ->
+            {
+                for (final String statement : statements)
                 {
-                    line(names.of("java.util.Objects") + ".requireNonNull(" + column.name() + ", \"" + column.name() +
-                        "\");");
+                    out.line(statement);
+                }
+            };
+        }
+
+        /**
+         * Reports, on the record component responsible, every generated method whose signature another generated
+         * or inherited method already has.
+         *
+         * @return true if there is none.
+         */
+        boolean membersAreDistinct()
+        {
+            if (model.isTag())
+            {
+                return true;
+            }
+            final TypeElement base = env.getElementUtils().getTypeElement(COMPONENT_STORAGE);
+            if (base == null)
+            {
+                error(ComponentAnalyzer.position(model.record()), COMPONENT_STORAGE + " is not on the compile " +
+                    "classpath: add the dependency dev.cairn:cairn-core");
+                return false;
+            }
+            final Map<String, Member> declared = new LinkedHashMap<>();
+            inherited(Owner.STORAGE, base, declared);
+            inherited(Owner.REF, env.getElementUtils().getTypeElement("java.lang.Object"), declared);
+            final Set<Column> reported = new HashSet<>();
+            for (final Member member : members)
+            {
+                final Member holder = declared.putIfAbsent(member.owner() + " " + member.signature(), member);
+                if (holder == null)
+                {
+                    continue;
+                }
+                final Member blamed = member.column() != null ? member : holder;
+                final Member other = blamed == member ? holder : member;
+                if (blamed.column() == null)
+                {
+                    throw new IllegalStateException("the generator declares " + member.signature() + " twice");
+                }
+                if (reported.add(blamed.column()))
+                {
+                    final Column column = blamed.column();
+                    error(column.origin(), "Component " + column.origin().getSimpleName() + " of " +
+                        model.record().getSimpleName() + " generates the method " +
+                        qualify(blamed.owner(), display(blamed.signature())) + ", which clashes with " +
+                        other.description() + ": rename the component");
+                }
+            }
+            return reported.isEmpty();
+        }
+
+        private void inherited(final Owner owner, final TypeElement type, final Map<String, Member> declared)
+        {
+            for (final Element member : env.getElementUtils().getAllMembers(type))
+            {
+                if (member.getKind() == ElementKind.METHOD && !member.getModifiers().contains(Modifier.PRIVATE))
+                {
+                    final ExecutableElement method = (ExecutableElement)member;
+                    final List<String> parameters = new ArrayList<>();
+                    for (final VariableElement parameter : method.getParameters())
+                    {
+                        parameters.add(env.getTypeUtils().erasure(parameter.asType()).toString());
+                    }
+                    final String signature = method.getSimpleName() + "(" + String.join(",", parameters) + ")";
+                    declared.putIfAbsent(owner + " " + signature, new Member(owner, signature, null,
+                        display(signature) + " inherited from " +
+                        ((TypeElement)method.getEnclosingElement()).getQualifiedName()));
                 }
             }
         }
 
+        private String qualify(final Owner owner, final String signature)
+        {
+            return owner == Owner.REF ? storage + "." + GeneratedNames.REF + "." + signature : signature;
+        }
+
+        /** Null enums are refused before anything changes, so a failed emplace or patch leaves no half-written row. */
+        private List<String> requireEnums()
+        {
+            final List<String> statements = new ArrayList<>();
+            for (final Column column : model.columns())
+            {
+                if (column.type().isEnum())
+                {
+                    statements.add(names.of("java.util.Objects") + ".requireNonNull(" + column.name() + ", \"" +
+                        column.name() + "\");");
+                }
+            }
+            return statements;
+        }
+
+        /** The {@code @param} lines of a method taking an entity and every field, names aligned. */
         private List<String> params(final List<Column> columns, final String entityDoc)
         {
             int width = "entity".length();
@@ -591,27 +608,31 @@ final class StorageGenerator
             docs.add("@param " + pad("entity", width) + " " + entityDoc);
             for (final Column column : columns)
             {
-                docs.add("@param " + pad(column.name(), width) + " the {@code " + column.path() + "} field" +
-                    (column.type().isEnum() ? "; not null." : "."));
+                final boolean topLevel = column.path().equals(column.origin().getSimpleName().toString());
+                final String doc = topLevel && column.doc() != null ? column.doc() + "." :
+                    "the {@code " + column.path() + "} field.";
+                docs.add("@param " + pad(column.name(), width) + " " + doc);
             }
             return docs;
         }
 
-        private void signature(final String start, final List<Column> columns)
+        private List<Parameter> fieldParameters()
         {
-            final List<String> parameters = new ArrayList<>();
-            parameters.add("final long entity");
-            for (final Column column : columns)
+            final List<Parameter> parameters = new ArrayList<>();
+            parameters.add(new Parameter("long", "long", "entity"));
+            for (final Column column : model.columns())
             {
-                parameters.add("final " + javaType(column) + " " + column.name());
+                parameters.add(new Parameter(javaType(column), erasure(column), column.name()));
             }
-            wrapped(start, parameters, ")");
+            return parameters;
         }
 
-        private List<String> fieldsOf(final String variable, final List<Column> columns)
+        /** {@code entity} and the accessor chains that read every field of {@code variable}. */
+        private List<String> fieldsOf(final String variable)
         {
             final List<String> values = new ArrayList<>();
-            for (final Column column : columns)
+            values.add("entity");
+            for (final Column column : model.columns())
             {
                 final StringBuilder value = new StringBuilder(variable);
                 for (final String accessor : column.accessors())
@@ -623,18 +644,28 @@ final class StorageGenerator
             return values;
         }
 
-        private List<String> withEntity(final List<String> values)
+        /** What the record's Javadoc says about the component a column comes from, as a suffix; or nothing. */
+        private String meaning(final Column column)
         {
-            final List<String> all = new ArrayList<>();
-            all.add("entity");
-            all.addAll(values);
-            return all;
+            if (column.doc() == null)
+            {
+                return "";
+            }
+            final String component = column.origin().getSimpleName().toString();
+            return column.path().equals(component) ? ": " + column.doc() :
+                " (in {@code " + component + "}: " + column.doc() + ")";
         }
 
-        /** The constant holding a column's number, e.g. {@code POS_X_COLUMN}. */
-        private String field(final Column column)
+        private boolean hasEnum()
         {
-            return columnConstants.get(column);
+            for (final Column column : model.columns())
+            {
+                if (column.type().isEnum())
+                {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private String javaType(final Column column)
@@ -644,110 +675,39 @@ final class StorageGenerator
 
         private String read(final Column column, final String index)
         {
-            return column.type().read(field(column), index, enumValues.get(column.enumType()));
+            return column.type().read(columnConstants.get(column), index, enumValues.get(column.enumType()));
         }
 
         private String write(final Column column, final String index, final String value)
         {
-            return column.type().write(field(column), index, value);
-        }
-
-        /** Writes {@code start + items + end} on one line if it fits in 120 columns, else one item a line. */
-        private void wrapped(final String start, final List<String> items, final String end)
-        {
-            final String joined = start + String.join(", ", items) + end;
-            if (indent * 4 + joined.length() <= 120)
-            {
-                line(joined);
-                return;
-            }
-            line(start);
-            for (int i = 0; i < items.size(); i++)
-            {
-                line("    " + items.get(i) + (i < items.size() - 1 ? "," : end));
-            }
-        }
-
-        private void method(final String declaration, final String... statements)
-        {
-            line(declaration);
-            openBrace();
-            for (final String statement : statements)
-            {
-                line(statement);
-            }
-            closeBrace();
-            blank();
-        }
-
-        /** A Javadoc comment; lines longer than 120 columns are wrapped at spaces. */
-        private void doc(final String... lines)
-        {
-            final int width = 120 - indent * 4 - " * ".length();
-            if (lines.length == 1 && lines[0].length() + 4 <= width)
-            {
-                line("/** " + lines[0] + " */");
-                return;
-            }
-            line("/**");
-            for (final String text : lines)
-            {
-                String rest = text;
-                while (rest.length() > width && rest.lastIndexOf(' ', width) > 0)
-                {
-                    final int cut = rest.lastIndexOf(' ', width);
-                    line(" * " + rest.substring(0, cut));
-                    rest = rest.substring(cut + 1);
-                }
-                line(rest.isEmpty() ? " *" : " * " + rest);
-            }
-            line(" */");
-        }
-
-        private void openBrace()
-        {
-            line("{");
-            indent++;
-        }
-
-        private void closeBrace()
-        {
-            trimBlank();
-            indent--;
-            line("}");
-        }
-
-        private void line(final String text)
-        {
-            out.append("    ".repeat(indent)).append(text).append('\n');
-        }
-
-        private void blank()
-        {
-            out.append('\n');
-        }
-
-        private void trimBlank()
-        {
-            while (out.length() >= 2 && out.charAt(out.length() - 1) == '\n' && out.charAt(out.length() - 2) == '\n')
-            {
-                out.setLength(out.length() - 1);
-            }
+            return column.type().write(columnConstants.get(column), index, value);
         }
     }
 
-    private static boolean hasEnum(final List<Column> columns)
+    private void error(final Element element, final String message)
     {
-        for (final Column column : columns)
-        {
-            if (column.type().isEnum())
-            {
-                return true;
-            }
-        }
-        return false;
+        env.getMessager().printMessage(Diagnostic.Kind.ERROR, message, element);
     }
 
+    private static String erasure(final Column column)
+    {
+        return column.type().isEnum() ? column.enumType().getQualifiedName().toString() : column.type().primitive();
+    }
+
+    private static String display(final String signature)
+    {
+        return signature.replace(",", ", ");
+    }
+
+    private static String unique(final String name, final Set<String> used)
+    {
+        String unique = name;
+        for (int n = 2; !used.add(unique); n++)
+        {
+            unique = name + "_" + n;
+        }
+        return unique;
+    }
 
     private static String pad(final String text, final int width)
     {

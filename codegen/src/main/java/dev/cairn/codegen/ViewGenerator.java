@@ -1,6 +1,5 @@
 package dev.cairn.codegen;
 
-import javax.annotation.processing.FilerException;
 import javax.annotation.processing.Messager;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.SourceVersion;
@@ -9,18 +8,17 @@ import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 import javax.tools.Diagnostic;
-import javax.tools.JavaFileObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
 import java.util.ArrayList;
+import java.lang.reflect.Method;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,24 +37,17 @@ import java.util.Set;
  * A view lists 1 to {@value #MAX_INCLUDED} included and 0 to {@value #MAX_EXCLUDED} excluded components; anything the
  * generator cannot turn into a correct view is reported as a compile error on the offending element or array entry.
  */
-public final class ViewGenerator
+final class ViewGenerator
 {
     /** The most components a generated view can include; a bigger set is better served by a RuntimeView. */
-    public static final int MAX_INCLUDED = 8;
+    static final int MAX_INCLUDED = 8;
 
     /** The most components a generated view can exclude. */
-    public static final int MAX_EXCLUDED = 8;
+    static final int MAX_EXCLUDED = 8;
 
-    private static final String VIEW = "dev.cairn.View";
-    private static final String COMPONENT = "dev.cairn.Component";
 
-    /**
-     * Members every view or cursor has, which a component accessor must not shadow: the cursor's own methods, the
-     * view's private methods the cursor calls, and Object's.
-     */
-    private static final Set<String> RESERVED = Set.of(
-        "entity", "next", "reset", "leadOrdinal", "leadStorage", "indexIn", "ensureOpen",
-        "equals", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone", "finalize");
+    /** The names a component accessor must not take: those of {@link ViewSource#CURSOR_NAMES} and Object's. */
+    private static final Set<String> RESERVED = reserved();
 
     private final ProcessingEnvironment processingEnv;
     private final Messager messager;
@@ -67,7 +58,7 @@ public final class ViewGenerator
      *
      * @param processingEnv the annotation processor's environment.
      */
-    public ViewGenerator(final ProcessingEnvironment processingEnv)
+    ViewGenerator(final ProcessingEnvironment processingEnv)
     {
         this.processingEnv = processingEnv;
         this.messager = processingEnv.getMessager();
@@ -79,7 +70,7 @@ public final class ViewGenerator
      *
      * @param element an element annotated {@code @dev.cairn.View}.
      */
-    public void generate(final Element element)
+    void generate(final Element element)
     {
         final ViewModel model = validate(element);
         if (model != null)
@@ -90,7 +81,7 @@ public final class ViewGenerator
 
     private ViewModel validate(final Element element)
     {
-        final AnnotationMirror annotation = findAnnotation(element, VIEW);
+        final AnnotationMirror annotation = findAnnotation(element, CairnProcessor.VIEW);
         if (annotation == null)
         {
             return null;
@@ -103,6 +94,11 @@ public final class ViewGenerator
             return null;
         }
         final TypeElement view = (TypeElement)element;
+        if (view.getNestingKind() == NestingKind.LOCAL)
+        {
+            error(LocalDeclarations.localView(view.getSimpleName()), view, null, null);
+            return null;
+        }
 
         AnnotationValue withValue = null;
         AnnotationValue withoutValue = null;
@@ -239,7 +235,7 @@ public final class ViewGenerator
                 valid = false;
                 continue;
             }
-            if (findAnnotation(record, COMPONENT) == null)
+            if (findAnnotation(record, CairnProcessor.COMPONENT) == null)
             {
                 error(
                     record.getQualifiedName() + " in '" + listName + "' of @View on " + view.getSimpleName() +
@@ -249,7 +245,8 @@ public final class ViewGenerator
                 continue;
             }
             into.add(new ViewComponent(
-                record, value, accessorName(record.getSimpleName().toString()), storageName(record),
+                record, value, accessorName(record.getSimpleName().toString()),
+                GeneratedNames.qualified(elements, record, GeneratedNames.storage(record)),
                 record.getRecordComponents().isEmpty()));
         }
         return valid;
@@ -257,29 +254,13 @@ public final class ViewGenerator
 
     private void write(final ViewModel model)
     {
-        final String packageName = elements.getPackageOf(model.view()).getQualifiedName().toString();
-        final String viewName = flatName(model.view()) + "View";
-        final String qualifiedName = packageName.isEmpty() ? viewName : packageName + "." + viewName;
-        final String source = new ViewSource(model, packageName, viewName).render();
-        try
-        {
-            final JavaFileObject file = processingEnv.getFiler().createSourceFile(qualifiedName, model.view());
-            try (Writer writer = file.openWriter())
-            {
-                writer.write(source);
-            }
-        }
-        catch (final FilerException ex)
-        {
-            messager.printMessage(Diagnostic.Kind.ERROR, "@View " + model.view().getQualifiedName() +
-                " would generate " + qualifiedName + ", which another declaration of this compilation already " +
-                "generates (a nested view is named after its enclosing types joined by '_', so Outer.Alive and a " +
-                "top-level Outer_Alive both give Outer_AliveView): rename one of them", model.view());
-        }
-        catch (final IOException ex)
-        {
-            throw new UncheckedIOException("cannot write " + qualifiedName, ex);
-        }
+        final TypeElement view = model.view();
+        final String packageName = GeneratedNames.packageOf(elements, view);
+        final String viewName = GeneratedNames.view(view);
+        final boolean markGenerated = GeneratedNames.canMarkGenerated(elements, view);
+        GeneratedSource.write(processingEnv, view, "@View", GeneratedNames.VIEW_SUFFIX,
+            GeneratedNames.qualified(elements, view, viewName),
+            new ViewSource(model, packageName, viewName, markGenerated).render());
     }
 
     /**
@@ -314,23 +295,17 @@ public final class ViewGenerator
         return SourceVersion.isKeyword(name) || RESERVED.contains(name) ? name + "Component" : name;
     }
 
-    private String storageName(final TypeElement record)
+    private static Set<String> reserved()
     {
-        final String packageName = elements.getPackageOf(record).getQualifiedName().toString();
-        final String simple = flatName(record) + "Storage";
-        return packageName.isEmpty() ? simple : packageName + "." + simple;
-    }
-
-    /** {@code Movers} for a top-level type, {@code Outer_Movers} for one nested in {@code Outer}. */
-    private static String flatName(final TypeElement type)
-    {
-        final StringBuilder name = new StringBuilder(type.getSimpleName());
-        for (Element outer = type.getEnclosingElement(); outer instanceof TypeElement;
-            outer = outer.getEnclosingElement())
+        final Set<String> reserved = new HashSet<>(ViewSource.CURSOR_NAMES);
+        for (final Method method : Object.class.getDeclaredMethods())
         {
-            name.insert(0, outer.getSimpleName() + "_");
+            if (!java.lang.reflect.Modifier.isPrivate(method.getModifiers()))
+            {
+                reserved.add(method.getName());
+            }
         }
-        return name.toString();
+        return Set.copyOf(reserved);
     }
 
     private static AnnotationMirror findAnnotation(final Element element, final String annotationName)

@@ -2,20 +2,34 @@ package dev.cairn.codegen;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import com.google.testing.compile.Compiler;
+import org.eclipse.jdt.internal.compiler.tool.EclipseCompiler;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.RoundEnvironment;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticListener;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileManager;
 import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
+import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -24,240 +38,269 @@ import static com.google.testing.compile.Compiler.javac;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * What the processor accepts and rejects in a {@code @Component}, compiled with compile-testing. Every unsupported
- * declaration is an error on the record component to fix (or on the type, when the type itself is the problem) whose
- * message says what is supported; every supported one compiles without a warning under {@code -Xlint:all -Werror}.
+ * What the processor accepts and rejects in a {@code @Component}, compiled with compile-testing under javac and under
+ * the Eclipse compiler. Every unsupported declaration is an error on the record component to fix (or on the type,
+ * when the type itself is the problem) whose message says what is supported; every supported one compiles without a
+ * warning under javac's {@code -Xlint:all -Werror}.
  */
 final class ProcessorDiagnosticsTest
 {
     private static final String SUPPORTED = "a @Component record can store the eight primitive types, enums, and " +
         "non-generic records whose components are themselves supported (flattened into columns)";
 
-    @Test
-    void aStringComponentIsAnErrorOnThatComponent()
+    @TempDir
+    Path sources;
+
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aStringComponentIsAnErrorOnThatComponent(final Tool tool)
     {
         final JavaFileObject source = source("Player",
             "@Component",
             "record Player(int score,",
             "    String name) {}");
-        assertThat(compile(source)).hadErrorContaining(
+        assertThat(compile(tool, source)).hadErrorContaining(
             "Unsupported type java.lang.String for component name of Player; " + SUPPORTED)
             .inFile(source).onLineContaining("String name");
     }
 
-    @Test
-    void anObjectComponentIsAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void anObjectComponentIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Holder",
             "@Component",
             "record Holder(",
             "    Object value) {}");
-        assertThat(compile(source)).hadErrorContaining("Unsupported type java.lang.Object for component value of " +
+        assertThat(compile(tool, source))
+            .hadErrorContaining("Unsupported type java.lang.Object for component value of " +
             "Holder; " + SUPPORTED).inFile(source).onLineContaining("Object value");
     }
 
-    @Test
-    void anArrayComponentIsAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void anArrayComponentIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Samples",
             "@Component",
             "record Samples(int count,",
             "    float[] values) {}");
-        assertThat(compile(source)).hadErrorContaining("Unsupported type float[] for component values of Samples")
+        assertThat(compile(tool, source)).hadErrorContaining("Unsupported type float[] for component values of Samples")
             .inFile(source).onLineContaining("float[] values");
     }
 
-    @Test
-    void aCollectionComponentIsAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aCollectionComponentIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Inventory",
             "@Component",
             "record Inventory(",
             "    java.util.List<Integer> items) {}");
-        assertThat(compile(source)).hadErrorContaining(
+        assertThat(compile(tool, source)).hadErrorContaining(
             "Unsupported type java.util.List<java.lang.Integer> for component items of Inventory; " + SUPPORTED)
             .inFile(source).onLineContaining("items");
     }
 
-    @Test
-    void aBoxedComponentIsAnErrorThatNamesThePrimitive()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aBoxedComponentIsAnErrorThatNamesThePrimitive(final Tool tool)
     {
         final JavaFileObject source = source("Health",
             "@Component",
             "record Health(",
             "    Integer points) {}");
-        assertThat(compile(source)).hadErrorContaining(
+        assertThat(compile(tool, source)).hadErrorContaining(
             "Unsupported type java.lang.Integer for component points of Health: use the primitive int instead")
             .inFile(source).onLineContaining("Integer points");
     }
 
-    @Test
-    void aGenericComponentRecordIsAnErrorOnTheType()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aGenericComponentRecordIsAnErrorOnTheType(final Tool tool)
     {
         final JavaFileObject source = source("Box",
             "@Component",
             "record Box<T>(T value) {}");
-        assertThat(compile(source)).hadErrorContaining("@Component record q.Box must not be generic")
+        assertThat(compile(tool, source)).hadErrorContaining("@Component record q.Box must not be generic")
             .inFile(source).onLineContaining("record Box");
     }
 
-    @Test
-    void aComponentOfAGenericRecordTypeIsAnErrorOnThatComponent()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aComponentOfAGenericRecordTypeIsAnErrorOnThatComponent(final Tool tool)
     {
         final JavaFileObject source = source("Holder",
             "record Pair<T>(T first, T second) {}",
             "@Component",
             "record Holder(int id,",
             "    Pair<Integer> pair) {}");
-        assertThat(compile(source)).hadErrorContaining("Unsupported type q.Pair<java.lang.Integer> for component " +
+        assertThat(compile(tool, source))
+            .hadErrorContaining("Unsupported type q.Pair<java.lang.Integer> for component " +
             "pair of Holder: record q.Pair is generic; " + SUPPORTED).inFile(source).onLineContaining("pair)");
     }
 
-    @Test
-    void aComponentClassIsAnErrorOnTheClass()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aComponentClassIsAnErrorOnTheClass(final Tool tool)
     {
         final JavaFileObject source = source("Velocity",
             "@Component",
             "final class Velocity { float dx; }");
-        assertThat(compile(source)).hadErrorContaining("@Component applies to records only, but q.Velocity is a " +
+        assertThat(compile(tool, source))
+            .hadErrorContaining("@Component applies to records only, but q.Velocity is a " +
             "class: declare it as a record").inFile(source).onLineContaining("class Velocity");
     }
 
-    @Test
-    void aComponentEnumOrInterfaceIsAnErrorOnTheType()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aComponentEnumOrInterfaceIsAnErrorOnTheType(final Tool tool)
     {
         final JavaFileObject source = source("Kinds",
             "@Component",
             "enum Kind { A }",
             "@Component",
             "interface Shape {}");
-        final Compilation compilation = compile(source);
+        final Compilation compilation = compile(tool, source);
         assertThat(compilation).hadErrorContaining("q.Kind is an enum").inFile(source).onLineContaining("enum Kind");
         assertThat(compilation).hadErrorContaining("q.Shape is an interface").inFile(source)
             .onLineContaining("interface Shape");
     }
 
-    @Test
-    void aRecordContainingItselfIsAnErrorOnTheComponent()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aRecordContainingItselfIsAnErrorOnTheComponent(final Tool tool)
     {
         final JavaFileObject source = source("Node",
             "@Component",
             "record Node(int value,",
             "    Node next) {}");
-        assertThat(compile(source)).hadErrorContaining("Record q.Node refers to itself through next: a @Component " +
+        assertThat(compile(tool, source))
+            .hadErrorContaining("Record q.Node refers to itself through next: a @Component " +
             "record cannot contain itself").inFile(source).onLineContaining("Node next");
     }
 
-    @Test
-    void aRecordContainingItselfThroughNestingIsAnErrorOnTheOuterComponent()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aRecordContainingItselfThroughNestingIsAnErrorOnTheOuterComponent(final Tool tool)
     {
         final JavaFileObject source = source("Parent",
             "@Component",
             "record Parent(int id,",
             "    Child child) {}",
             "record Child(float weight, Parent parent) {}");
-        assertThat(compile(source)).hadErrorContaining("Record q.Parent refers to itself through child.parent")
+        assertThat(compile(tool, source)).hadErrorContaining("Record q.Parent refers to itself through child.parent")
             .inFile(source).onLineContaining("Child child");
     }
 
-    @Test
-    void anUnsupportedFieldOfANestedRecordIsAnErrorOnTheOuterComponentNamingThePath()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void anUnsupportedFieldOfANestedRecordIsAnErrorOnTheOuterComponentNamingThePath(final Tool tool)
     {
         final JavaFileObject source = source("Sign",
             "record Label(int size, String text) {}",
             "@Component",
             "record Sign(float x,",
             "    Label label) {}");
-        assertThat(compile(source)).hadErrorContaining("Unsupported type java.lang.String for label.text " +
+        assertThat(compile(tool, source)).hadErrorContaining("Unsupported type java.lang.String for label.text " +
             "(component label of Sign); " + SUPPORTED).inFile(source).onLineContaining("Label label");
     }
 
-    @Test
-    void componentsWhoseFlattenedNamesCollideAreAnErrorOnTheLaterOne()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void componentsWhoseFlattenedNamesCollideAreAnErrorOnTheLaterOne(final Tool tool)
     {
         final JavaFileObject source = source("R",
             "record Vec2(float x, float y) {}",
             "@Component",
             "record R(Vec2 pos,",
             "    float posX) {}");
-        assertThat(compile(source)).hadErrorContaining("Component posX of R generates the column posX (for posX), " +
+        assertThat(compile(tool, source))
+            .hadErrorContaining("Component posX of R generates the column posX (for posX), " +
             "which pos.x also generates").inFile(source).onLineContaining("float posX");
     }
 
-    @Test
-    void componentsWhoseAccessorsCollideAreAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void componentsWhoseAccessorsCollideAreAnError(final Tool tool)
     {
         final JavaFileObject source = source("Size",
             "@Component",
             "record Size(float x,",
             "    float X) {}");
-        assertThat(compile(source)).hadErrorContaining("Component X of Size generates the method comparingX(), " +
+        assertThat(compile(tool, source)).hadErrorContaining("Component X of Size generates the method comparingX(), " +
             "which clashes with component x").inFile(source).onLineContaining("float X");
     }
 
-    @Test
-    void aComponentWhoseAccessorClashesWithAnInheritedMethodIsAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aComponentWhoseAccessorClashesWithAnInheritedMethodIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Link",
             "@Component",
             "record Link(float weight,",
             "    long entity) {}");
-        assertThat(compile(source)).hadErrorContaining("Component entity of Link generates the method " +
+        assertThat(compile(tool, source)).hadErrorContaining("Component entity of Link generates the method " +
             "entityAt(int), which clashes with entityAt(int) inherited from dev.cairn.set.SparseSet: rename the " +
             "component").inFile(source).onLineContaining("long entity");
     }
 
-    @Test
-    void aComponentWhoseRefAccessorClashesIsAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aComponentWhoseRefAccessorClashesIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Slot",
             "@Component",
             "record Slot(",
             "    int index) {}");
-        assertThat(compile(source)).hadErrorContaining("Component index of Slot generates the method " +
+        assertThat(compile(tool, source)).hadErrorContaining("Component index of Slot generates the method " +
             "SlotStorage.Ref.index(), which clashes with the generated SlotStorage.Ref.index()")
             .inFile(source).onLineContaining("int index");
     }
 
-    @Test
-    void aSingleComponentNamedLikeAGeneratedMethodIsAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aSingleComponentNamedLikeAGeneratedMethodIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Fix",
             "@Component",
             "record Fix(",
             "    float patch) {}");
-        assertThat(compile(source)).hadErrorContaining("generates the method patch(long, float), which clashes " +
-            "with the generated patch that writes the whole Fix").inFile(source).onLineContaining("float patch");
+        assertThat(compile(tool, source)).hadErrorContaining("generates the method patch(long, float), which clashes " +
+            "with the generated patch(long, float) that writes the whole Fix")
+            .inFile(source).onLineContaining("float patch");
     }
 
-    @Test
-    void anEnumWithoutConstantsIsAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void anEnumWithoutConstantsIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Holder",
             "enum Nothing {}",
             "@Component",
             "record Holder(",
             "    Nothing nothing) {}");
-        assertThat(compile(source)).hadErrorContaining("enum q.Nothing has no constants").inFile(source)
+        assertThat(compile(tool, source)).hadErrorContaining("enum q.Nothing has no constants").inFile(source)
             .onLineContaining("Nothing nothing");
     }
 
-    @Test
-    void aPrivateComponentRecordIsAnErrorOnTheType()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aPrivateComponentRecordIsAnErrorOnTheType(final Tool tool)
     {
         final JavaFileObject source = source("Outer",
             "final class Outer {",
             "    @Component",
             "    private record Hidden(int x) {}",
             "}");
-        assertThat(compile(source)).hadErrorContaining("@Component record q.Outer.Hidden is private").inFile(source)
+        assertThat(compile(tool, source))
+            .hadErrorContaining("@Component record q.Outer.Hidden is private").inFile(source)
             .onLineContaining("record Hidden");
     }
 
     @Test
-    void aLocalComponentRecordIsInvisibleToProcessorsAndGetsNoStorage()
+    void aLocalComponentRecordIsAnErrorOnTheRecord()
     {
-        // javac hands annotation processors no local classes, so this cannot be reported; docs/components.md says so.
         final JavaFileObject source = source("Outer",
             "final class Outer {",
             "    void run() {",
@@ -265,13 +308,33 @@ final class ProcessorDiagnosticsTest
             "        record Local(int x) {}",
             "    }",
             "}");
-        final Compilation compilation = compile(source);
-        assertThat(compilation).succeeded();
-        assertTrue(compilation.generatedSourceFiles().isEmpty());
+        assertThat(compile(Tool.JAVAC, source))
+            .hadErrorContaining("@Component record Local is declared inside a method: a " +
+            "local record cannot be a component because the generated storage cannot name it; move the record to a " +
+            "top-level or member declaration").inFile(source).onLineContaining("record Local");
     }
 
     @Test
-    void aFieldTypeTheStorageCannotSeeIsAnErrorOnTheComponent()
+    void aLocalComponentRecordIsAnErrorEvenWhenItIsTheOnlyAnnotatedDeclaration()
+    {
+        final JavaFileObject source = source("Outer",
+            "final class Outer {",
+            "    void run() {",
+            "        @Component",
+            "        record Local(int x) {}",
+            "    }",
+            "}");
+        final JavaFileObject other = source("Other",
+            "@Component",
+            "record Other(int y) {}");
+        assertThat(compile(Tool.JAVAC, source, other))
+            .hadErrorContaining("@Component record Local is declared inside a " +
+            "method").inFile(source).onLineContaining("record Local");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aFieldTypeTheStorageCannotSeeIsAnErrorOnTheComponent(final Tool tool)
     {
         final JavaFileObject source = source("Outer",
             "public final class Outer {",
@@ -280,10 +343,11 @@ final class ProcessorDiagnosticsTest
             "    record Switch(int id,",
             "        Mode mode) {}",
             "}");
-        assertThat(compile(source)).hadErrorContaining("Type q.Outer.Mode of component mode of Switch is private, " +
+        assertThat(compile(tool, source))
+            .hadErrorContaining("Type q.Outer.Mode of component mode of Switch is private, " +
             "so the storage generated in package q cannot use it").inFile(source).onLineContaining("Mode mode");
 
-        final JavaFileObject base = JavaFileObjects.forSourceLines("other.Base",
+        final JavaFileObject base = file("other.Base",
             "package other;",
             "public class Base {",
             "    protected enum Level { LOW, HIGH }",
@@ -294,7 +358,8 @@ final class ProcessorDiagnosticsTest
             "    record Gauge(",
             "        Level level) {}",
             "}");
-        assertThat(compile(base, sub)).hadErrorContaining("Type other.Base.Level of component level of Gauge is " +
+        assertThat(compile(tool, base, sub))
+            .hadErrorContaining("Type other.Base.Level of component level of Gauge is " +
             "not public, so the storage generated in package q cannot use it")
             .inFile(sub).onLineContaining("Level level");
     }
@@ -307,11 +372,12 @@ final class ProcessorDiagnosticsTest
             "record Panel(Secret secret, Outer.Inner inner) {}",
             "record Secret(int code) {}",
             "final class Outer { record Inner(byte b) {} }");
-        assertThat(compile(source)).succeededWithoutWarnings();
+        assertThat(compile(Tool.JAVAC, source)).succeededWithoutWarnings();
     }
 
-    @Test
-    void twoRecordsThatWouldGenerateTheSameStorageAreAnError()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void twoRecordsThatWouldGenerateTheSameStorageAreAnError(final Tool tool)
     {
         final JavaFileObject nested = source("Outer",
             "final class Outer {",
@@ -321,10 +387,13 @@ final class ProcessorDiagnosticsTest
         final JavaFileObject flat = source("Outer_Position",
             "@Component",
             "record Outer_Position(float x) {}");
-        final Compilation compilation = compile(nested, flat);
+        final Compilation compilation = compile(tool, nested, flat);
         assertThat(compilation).failed();
         assertThat(compilation).hadErrorContaining("would generate q.Outer_PositionStorage, which another " +
             "declaration of this compilation already generates");
+        final Diagnostic<? extends JavaFileObject> clash = compilation.errors().stream()
+            .filter(error -> error.getMessage(null).contains("would generate")).findFirst().orElseThrow();
+        assertTrue(clash.getSource() != null && clash.getLineNumber() > 0, "the error has no position: " + clash);
     }
 
     @Test
@@ -334,7 +403,7 @@ final class ProcessorDiagnosticsTest
             "@Component",
             "record Slot(int slot, long layoutVersion, short refIndex, byte checkSlot, char memberInSlot,",
             "    boolean storage) {}");
-        assertThat(compile(source)).succeededWithoutWarnings();
+        assertThat(compile(Tool.JAVAC, source)).succeededWithoutWarnings();
     }
 
     @Test
@@ -346,8 +415,7 @@ final class ProcessorDiagnosticsTest
             for (final Path file : (Iterable<Path>)files.sorted()::iterator)
             {
                 // Another package: the test classpath already holds the storages generated for the originals.
-                sources.add(JavaFileObjects.forSourceString(
-                    "copy." + file.getFileName().toString().replace(".java", ""),
+                sources.add(file("copy." + file.getFileName().toString().replace(".java", ""),
                     Files.readString(file).replace("package dev.cairn.codegen.fixture;", "package copy;")));
             }
         }
@@ -365,19 +433,19 @@ final class ProcessorDiagnosticsTest
     @Test
     void namesThatWouldBeShadowedAreWrittenInFull()
     {
-        final JavaFileObject source = JavaFileObjects.forSourceLines("q.Ref",
+        final JavaFileObject source = file("q.Ref",
             "package q;",
             "import dev.cairn.Component;",
             "@Component",
             "public record Ref(Float weight, int id) {",
             "}");
-        final JavaFileObject floatType = JavaFileObjects.forSourceLines("q.Float",
+        final JavaFileObject floatType = file("q.Float",
             "package q;",
             "public record Float(float value) {}");
-        final JavaFileObject policy = JavaFileObjects.forSourceLines("q.DeletionPolicy",
+        final JavaFileObject policy = file("q.DeletionPolicy",
             "package q;",
             "public enum DeletionPolicy { KEEP }");
-        final JavaFileObject user = JavaFileObjects.forSourceLines("q.Item",
+        final JavaFileObject user = file("q.Item",
             "package q;",
             "import dev.cairn.Component;",
             "@Component",
@@ -399,7 +467,7 @@ final class ProcessorDiagnosticsTest
     @Test
     void componentsInTheUnnamedPackageAndNestedThreeDeepCompile()
     {
-        final JavaFileObject source = JavaFileObjects.forSourceLines("World3",
+        final JavaFileObject source = file("World3",
             "import dev.cairn.Component;",
             "public final class World3 {",
             "    public static final class Inner {",
@@ -430,13 +498,14 @@ final class ProcessorDiagnosticsTest
         assertTrue(generated(compilation, "q.CarrierStorage").contains("public float vecX(final long entity)"));
     }
 
-    @Test
-    void aFieldTypeThatNeverExistsIsReportedOnce()
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aFieldTypeThatNeverExistsIsReportedOnce(final Tool tool)
     {
         final JavaFileObject source = source("Orphan",
             "@Component",
             "record Orphan(int id, Missing missing) {}");
-        final Compilation compilation = compile(source);
+        final Compilation compilation = compile(tool, source);
         assertThat(compilation).failed();
         assertThat(compilation).hadErrorContaining("Missing");
     }
@@ -477,18 +546,112 @@ final class ProcessorDiagnosticsTest
         }
     }
 
-    private static JavaFileObject source(final String name, final String... lines)
+    /**
+     * The compilers the processor is tested under. Tests whose generated sources must compile run under javac only:
+     * compile-testing keeps generated files in memory, where the Eclipse compiler cannot read them back. A local
+     * record is reported under javac only: no compiler shows local classes to processors, and only javac lets the
+     * processor look at the compilation after analysis.
+     */
+    enum Tool
+    {
+        JAVAC
+        {
+            @Override
+            Compiler compiler()
+            {
+                return Compiler.javac();
+            }
+        },
+        ECJ
+        {
+            @Override
+            Compiler compiler()
+            {
+                return Compiler.compiler(new QuietEclipseCompiler()).withOptions("--release", "17");
+            }
+        };
+
+        /** The compiler, compiling for Java 17. */
+        abstract Compiler compiler();
+    }
+
+    /** The Eclipse compiler, printing its diagnostics nowhere: compile-testing collects them. */
+    private static final class QuietEclipseCompiler implements JavaCompiler
+    {
+        private final JavaCompiler compiler = new EclipseCompiler();
+
+        @Override
+        public CompilationTask getTask(
+            final Writer out,
+            final JavaFileManager fileManager,
+            final DiagnosticListener<? super JavaFileObject> diagnosticListener,
+            final Iterable<String> options,
+            final Iterable<String> classes,
+            final Iterable<? extends JavaFileObject> compilationUnits)
+        {
+            return compiler.getTask(out == null ? Writer.nullWriter() : out, fileManager, diagnosticListener, options,
+                classes, compilationUnits);
+        }
+
+        @Override
+        public StandardJavaFileManager getStandardFileManager(
+            final DiagnosticListener<? super JavaFileObject> diagnosticListener,
+            final Locale locale,
+            final Charset charset)
+        {
+            return compiler.getStandardFileManager(diagnosticListener, locale, charset);
+        }
+
+        @Override
+        public int isSupportedOption(final String option)
+        {
+            return compiler.isSupportedOption(option);
+        }
+
+        @Override
+        public int run(final InputStream in, final OutputStream out, final OutputStream err, final String... arguments)
+        {
+            return compiler.run(in, out, err, arguments);
+        }
+
+        @Override
+        public Set<SourceVersion> getSourceVersions()
+        {
+            return compiler.getSourceVersions();
+        }
+    }
+
+    private JavaFileObject source(final String name, final String... lines)
     {
         final String[] all = new String[lines.length + 2];
         all[0] = "package q;";
         all[1] = "import dev.cairn.Component;";
         System.arraycopy(lines, 0, all, 2, lines.length);
-        return JavaFileObjects.forSourceLines("q." + name, all);
+        return file("q." + name, all);
     }
 
-    private static Compilation compile(final JavaFileObject... sources)
+    /**
+     * A source file on disk: the Eclipse compiler reads compilation units from files, not from compile-testing's
+     * in-memory sources.
+     */
+    private JavaFileObject file(final String className, final String... lines)
     {
-        return javac().withProcessors(new CairnProcessor()).compile(sources);
+        try
+        {
+            final Path file = Files.createTempDirectory(sources, "src").resolve(className.replace('.', '/') + ".java");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, String.join("\n", lines));
+            return JavaFileObjects.forResource(file.toUri().toURL());
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+    }
+
+    private static Compilation compile(final Tool tool, final JavaFileObject... sources)
+    {
+        return tool.compiler().withProcessors(new CairnProcessor()).compile(sources);
     }
 
     private static String generated(final Compilation compilation, final String className)
