@@ -21,7 +21,7 @@ public final class ResultsPage
         "  `emplace` on each storage; destroy: `world.destroy(e)`; add-remove: `AccelerationStorage.emplace`/`erase`.",
         "  Iteration through generated `@View` classes (`MoversView.forEach((e, position, velocity) -> ...)`, with the",
         "  positioned `Ref` flyweights); the exclusion view is `@View(with = {Position, Velocity}, without = Frozen)`.",
-        "  Sort: `positions.sort(positions.comparingX())`. Random get: `requireIndex(e)` then `xAt`/`yAt`.",
+        "  Sort: `positions.sort(positions.comparingX())`. Random get: `indexOf(e)` then `xAt`/`yAt`.",
         "- **Dominion 0.9.0**: plain mutable component objects; `createEntity(position, velocity)`,",
         "  `deleteEntity`, `Entity.add`/`removeType`; iteration with `findCompositionsWith(...)` (no entity",
         "  materialised) walked with its iterator each invocation, exclusion with `.without(Frozen.class)`; random",
