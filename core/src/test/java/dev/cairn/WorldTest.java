@@ -172,6 +172,23 @@ class WorldTest
         }
     }
 
+    @Test
+    void aRecordDeclaredInAMethodIsNoComponentAndTheMessageSaysWhyAndWhatToDo()
+    {
+        record Local(int value)
+        {
+        }
+        try (World world = new World())
+        {
+            final IllegalArgumentException error =
+                assertThrows(IllegalArgumentException.class, () -> world.storage(Local.class));
+
+            assertTrue(error.getMessage().contains("is declared inside a method, and a local record cannot be a " +
+                "component"), error.getMessage());
+            assertTrue(error.getMessage().contains("move it to a top-level or member declaration"), error.getMessage());
+        }
+    }
+
     private static WeakReference<World> leakAWorld()
     {
         final World world = new World();

@@ -408,6 +408,7 @@ final class StorageGenerator
             out.block("private Ref(final " + storage + " storage)", List.of("this.storage = storage;"));
             out.blank();
             final Parameter index = new Parameter("int", "int", "index");
+            final Parameter entityParameter = new Parameter("long", "long", "entity");
             out.javadoc("Positions this reference on the member in a packed slot; outside the members, or on a " +
                     "tombstone, on no entity.",
                 "",
@@ -417,6 +418,19 @@ final class StorageGenerator
                 "this.index = index;",
                 "this.entity = storage.memberAt(index);",
                 "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
+                "return this;"));
+            out.javadoc("Positions this reference on {@code entity}, which the caller found at packed index {@code index} " +
+                    "(what views do): checked with the one read the caller already made.",
+                "",
+                "@param index  the entity's packed index.",
+                "@param entity the member at that index.",
+                "@return this reference.",
+                "@throws IllegalArgumentException if {@code index} does not hold {@code entity}; the reference is not " +
+                    "moved then.");
+            method(Owner.REF, null, "public Ref", "moveTo", List.of(index, entityParameter), body(
+                "this.layoutVersion = storage.positionAt(index, entity);",
+                "this.index = index;",
+                "this.entity = entity;",
                 "return this;"));
             out.javadoc("The packed index this reference was positioned at.", "", "@return the index.");
             method(Owner.REF, null, "public int", "index", List.of(), body("return index;"));

@@ -152,8 +152,9 @@ final class ViewSource
                 "from back to front and probes the other storages, first at the same packed index and then through " +
                 "their sparse arrays. Removing the current entity, or any of its components, while iterating is " +
                 "safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that " +
-                "start to match during an iteration may or may not be visited; an entity is visited twice only if " +
-                "it stops matching and matches again during the same iteration.",
+                "start to match during an iteration may or may not be visited. Removing other entities from the " +
+                "leading storage is not supported: swap-and-pop can move an entity already visited into the part " +
+                "not yet walked, which then visits it again.",
             "<p>",
             "The {@code Ref}s given to an action, and the cursor's, belong to this view and stay positioned only " +
                 "until the next step; nest loops over two view objects, not one. Once the world is closed every " +
@@ -268,7 +269,9 @@ final class ViewSource
 
     private void cursorMethod()
     {
-        out.javadoc("This view's cursor, reset to the start of a new iteration: the same object every time.",
+        out.javadoc("This view's cursor, reset to the start of a new iteration: the same object every time. Unlike " +
+                "{@code forEach}, a cursor loop cannot announce itself, so closing the world from another thread " +
+                "while one runs is a data race that may read freed memory: stop the loop first.",
             "",
             "@return the cursor, before the first entity: call {@link Cursor#next()} first.");
         out.line("public Cursor cursor()");
@@ -381,7 +384,8 @@ final class ViewSource
         arguments.add("entity");
         for (final ViewComponent component : passed)
         {
-            arguments.add(refLocal(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ")");
+            arguments.add(
+                refLocal(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ", entity)");
         }
         out.list("action.accept(", arguments, ");");
         out.line("final int end = " + storageLocal(lead) + ".extent();");
@@ -589,7 +593,8 @@ final class ViewSource
         out.line("this.entity = entity;");
         for (final ViewComponent component : passed)
         {
-            out.line(refField(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ");");
+            out.line(refField(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) +
+                ", entity);");
         }
         out.line("return true;");
         out.close();

@@ -10,8 +10,8 @@ import org.agrona.UnsafeApi;
  * <p>
  * {@link #grow(int)} is all or nothing as far as the contents go: each column is resized in place (large blocks are
  * remapped, not copied) and its new address recorded at once, and the capacity is that of the smallest column, so if
- * an allocation fails every slot below the old capacity holds what it held and the capacity is unchanged (columns
- * already grown keep their larger blocks for the next attempt). Addresses change only in {@link #grow(int)} and
+ * an allocation fails every slot below the old capacity holds what it held, the capacity is unchanged, and the
+ * columns already resized are resized back. Addresses change only in {@link #grow(int)} and
  * {@link #free()}; callers that cache {@link #address(int)} refresh it after those, also after a failed grow.
  * <p>
  * Accesses through addresses are unchecked: callers keep every slot they touch below {@link #capacity()}. Not
@@ -112,6 +112,7 @@ public final class Columns
      */
     public void grow(final int newCapacity)
     {
+        final int oldCapacity = capacity;
         try
         {
             for (int k = 0; k < addresses.length; k++)
@@ -122,6 +123,26 @@ public final class Columns
                     slots[k] = newCapacity;
                 }
             }
+        }
+        catch (final RuntimeException ex)
+        {
+            // Give back what the columns already resized took, so a refused growth leaves the budget as it was.
+            for (int k = 0; k < addresses.length; k++)
+            {
+                if (slots[k] != oldCapacity)
+                {
+                    try
+                    {
+                        addresses[k] = offHeap.reallocate(addresses[k], (long)oldCapacity << shifts[k]);
+                        slots[k] = oldCapacity;
+                    }
+                    catch (final RuntimeException ignored)
+                    {
+                        // Keeping the larger block is harmless: the capacity is the smallest column's.
+                    }
+                }
+            }
+            throw ex;
         }
         finally
         {

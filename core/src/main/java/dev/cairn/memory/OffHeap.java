@@ -111,10 +111,14 @@ public final class OffHeap
     {
         if (UNSAFE_UNAVAILABLE != null)
         {
+            final boolean modular = UnsafeApi.class.getModule().isNamed();
             throw new IllegalStateException(
-                "Cairn keeps its data off-heap through Agrona, which needs the JVM flag " + requiredFlag() +
+                "Cairn keeps its data off-heap through Agrona, which needs the JVM flag " + requiredFlag() + (modular ?
+                ": Agrona runs here as the named module " + UnsafeApi.class.getModule().getName() + " (on the " +
+                "module path), which =ALL-UNNAMED does not reach; add the flag to the java command line (or to " +
+                "Surefire's argLine)" :
                 ": add it to the java command line (or to Surefire's argLine, JMH's jvmArgsAppend, or the jar " +
-                "manifest entry 'Add-Exports: java.base/jdk.internal.misc')", UNSAFE_UNAVAILABLE);
+                "manifest entry 'Add-Exports: java.base/jdk.internal.misc')"), UNSAFE_UNAVAILABLE);
         }
     }
 

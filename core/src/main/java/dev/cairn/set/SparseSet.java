@@ -292,7 +292,12 @@ public class SparseSet implements AutoCloseable
         ensureOpen();
         checkInsertable(entity);
         final int entityIndex = Entity.index(entity);
-        final long sparseAddress = pageOf(entityIndex) + ((long)(entityIndex & PAGE_MASK) << 2);
+        long sparseAddress = sparseAddressOf(entityIndex);
+        final boolean newPage = sparseAddress == 0;
+        if (newPage)
+        {
+            sparseAddress = allocatePage(entityIndex >>> PAGE_SHIFT) + ((long)(entityIndex & PAGE_MASK) << 2);
+        }
         final int existing = UnsafeApi.getInt(sparseAddress);
         if (existing >= 0)
         {
@@ -317,7 +322,18 @@ public class SparseSet implements AutoCloseable
         {
             if (size == dense.capacity())
             {
-                ensureCapacity(size + 1);
+                try
+                {
+                    ensureCapacity(size + 1);
+                }
+                catch (final RuntimeException ex)
+                {
+                    if (newPage)
+                    {
+                        freePage(entityIndex >>> PAGE_SHIFT);
+                    }
+                    throw ex;
+                }
             }
             index = size++;
         }
@@ -547,7 +563,8 @@ public class SparseSet implements AutoCloseable
         {
             throw new IllegalStateException(
                 "the comparator passed to sort() changed " + name + " (" + (closed ? "closed it" :
-                "members " + membersBefore + " -> " + memberCount + ", size " + sizeBefore + " -> " + size) +
+                "members " + membersBefore + " -> " + memberCount + ", size " + sizeBefore + " -> " + size +
+                ", members moved: " + (layoutVersion != layoutBefore)) +
                 "); a comparator must only read the set, so the sort was not applied");
         }
         reorderCount++;
@@ -817,6 +834,29 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * The {@link #layoutVersion()} for a flyweight that its caller positions on {@code entity} at {@code index}, after
+     * checking that the index holds exactly that handle: the one load this costs is the load the caller (a view) just
+     * made, so the JIT can share it.
+     *
+     * @param index  the packed index.
+     * @param entity the handle the caller found there.
+     * @return the current layout version.
+     * @throws IllegalArgumentException if {@code index} does not hold {@code entity}; nothing is positioned then.
+     */
+    protected final long positionAt(final int index, final long entity)
+    {
+        if (index >= 0 && index < size && packedGet(index) == entity && entity != Entity.NULL)
+        {
+            return layoutVersion;
+        }
+        ensureOpen();
+        throw new IllegalArgumentException(
+            "cannot position a Ref of " + name + " on " + Entity.toString(entity) + " at index " + index + ": " +
+            (index >= 0 && index < size ? "that index holds " + Entity.toString(entityAt(index)) :
+            "the index is outside [0, " + size + ")") + "; use moveTo(index) to position it on whatever is there");
+    }
+
+    /**
      * A number that changes whenever a member may have changed index: on every erase, swap, sort, compaction,
      * clear and close, and on inserts that reuse or swap an index (never on an insert that appends). A flyweight that
      * saw the same number when it was positioned knows its index still holds its entity without reading the packed
@@ -978,22 +1018,6 @@ public class SparseSet implements AutoCloseable
         UnsafeApi.putLong(packedAddress + ((long)index << 3), entity);
     }
 
-    /** The address of the sparse page holding {@code entityIndex}, allocated (all -1) if it does not exist yet. */
-    private long pageOf(final int entityIndex)
-    {
-        final int page = entityIndex >>> PAGE_SHIFT;
-        final long[] pageAddresses = this.pageAddresses;
-        if (page < pageAddresses.length)
-        {
-            final long address = pageAddresses[page];
-            if (address != 0)
-            {
-                return address;
-            }
-        }
-        return allocatePage(page);
-    }
-
     private long allocatePage(final int page)
     {
         if (page >= pageAddresses.length)
@@ -1003,6 +1027,12 @@ public class SparseSet implements AutoCloseable
         final long address = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
         pageAddresses[page] = address;
         return address;
+    }
+
+    private void freePage(final int page)
+    {
+        offHeap.free(pageAddresses[page]);
+        pageAddresses[page] = 0;
     }
 
     /** The packed index of {@code entity} if it is a member, given its sparse entry's address (0: none), else -1. */

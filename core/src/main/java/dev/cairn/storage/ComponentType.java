@@ -87,6 +87,12 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
     public static <R extends Record> ComponentType<R, ? extends ComponentStorage<R>> of(final Class<R> recordClass)
     {
         ComponentType<?, ?> type = BY_RECORD.get(recordClass);
+        if (type == null && recordClass.isLocalClass())
+        {
+            throw new IllegalArgumentException(
+                recordClass.getName() + " is declared inside a method, and a local record cannot be a component: " +
+                "generated storages could not name it; move it to a top-level or member declaration");
+        }
         if (type == null)
         {
             final String storageName = storageClassName(recordClass);

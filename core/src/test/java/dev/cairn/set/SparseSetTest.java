@@ -446,9 +446,11 @@ class SparseSetTest
             set.emplace(Entity.of(i, 0), i * 10L);
         }
         final List<Long> before = iteration(set);
+        final long bytesBefore = offHeap.allocatedBytes();
 
         final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, () -> set.emplace(Entity.of(16, 0), 1));
 
+        assertEquals(bytesBefore, offHeap.allocatedBytes(), "the columns already grown were given back");
         assertTrue(error.getMessage().contains("budget of"), error.getMessage());
         assertEquals(before, iteration(set));
         assertFalse(set.contains(Entity.of(16, 0)));
@@ -465,17 +467,28 @@ class SparseSetTest
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
-    void anInsertWhoseSparsePageCannotBeAllocatedChangesNothing(final DeletionPolicy policy)
+    void anInsertWhoseSparsePageOrGrowthCannotBeAllocatedChangesNothing(final DeletionPolicy policy)
     {
-        final OffHeap offHeap = new OffHeap("test world", 16384 + 16 * 23);
+        // Room for two pages and 16 slots, and 10 bytes more: not enough to grow the packed array.
+        final OffHeap offHeap = new OffHeap("test world", 2 * 16384 + 16 * 23 + 10);
         final PayloadSet set = new PayloadSet(policy, offHeap, null, "budget set");
-        set.emplace(A, 1);
+        for (int i = 0; i < 16; i++)
+        {
+            set.emplace(Entity.of(i, 0), i);
+        }
+        final List<Long> before = iteration(set);
+        final long bytesBefore = offHeap.allocatedBytes();
 
+        // The new page fits, the growth of the packed array does not: the page is given back.
         assertThrows(OffHeapExhaustedException.class, () -> set.emplace(Entity.of(SparseSet.PAGE_SIZE, 0), 2));
 
-        assertEquals(List.of(A), iteration(set));
-        assertEquals(1, set.memberCount());
+        assertEquals(bytesBefore, offHeap.allocatedBytes(), "no page is left behind");
+        assertEquals(before, iteration(set));
         assertEquals(-1, set.indexOf(Entity.of(SparseSet.PAGE_SIZE, 0)));
+        set.erase(Entity.of(3, 0));
+        set.compact();
+        set.emplace(Entity.of(SparseSet.PAGE_SIZE, 0), 2);
+        assertTrue(set.contains(Entity.of(SparseSet.PAGE_SIZE, 0)), "with room in the packed array it fits");
         offHeap.close();
     }
 
