@@ -1,5 +1,6 @@
 package dev.cairn;
 
+import dev.cairn.memory.LeakReports;
 import dev.cairn.memory.OffHeapExhaustedException;
 import org.junit.jupiter.api.Test;
 
@@ -7,9 +8,6 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -124,51 +122,12 @@ class WorldTest
     @Test
     void aWorldNobodyClosedIsFreedByTheCleanerAndReportedOnce() throws InterruptedException
     {
-        final Logger logger = Logger.getLogger("dev.cairn");
-        final List<String> messages = new ArrayList<>();
-        final Handler handler = new Handler()
+        try (LeakReports reports = LeakReports.startingWith("World was not closed"))
         {
-            @Override
-            public void publish(final LogRecord record)
-            {
-                synchronized (messages)
-                {
-                    if (record.getMessage().startsWith("World was not closed"))
-                    {
-                        messages.add(record.getMessage());
-                    }
-                }
-            }
+            final List<String> messages = reports.awaitAfterCollecting(leakAWorld());
 
-            @Override
-            public void flush()
-            {
-            }
-
-            @Override
-            public void close()
-            {
-            }
-        };
-        logger.addHandler(handler);
-        try
-        {
-            final WeakReference<World> leaked = leakAWorld();
-            for (int attempt = 0; attempt < 200 && (leaked.get() != null || count(messages) == 0); attempt++)
-            {
-                System.gc();
-                Thread.sleep(10);
-            }
-
-            assertEquals(1, count(messages), "one report per leaked world");
-            synchronized (messages)
-            {
-                assertTrue(messages.get(0).contains("were freed by the garbage collector's Cleaner"), messages.get(0));
-            }
-        }
-        finally
-        {
-            logger.removeHandler(handler);
+            assertEquals(1, messages.size(), "one report per leaked world");
+            assertTrue(messages.get(0).contains("were freed by the garbage collector's Cleaner"), messages.get(0));
         }
     }
 
@@ -194,14 +153,6 @@ class WorldTest
         final World world = new World();
         world.create(new long[100], 100);
         return new WeakReference<>(world);
-    }
-
-    private static int count(final List<String> messages)
-    {
-        synchronized (messages)
-        {
-            return messages.size();
-        }
     }
 
     private static void awaitQuietly(final CountDownLatch latch)

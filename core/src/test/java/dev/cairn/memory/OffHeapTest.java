@@ -4,11 +4,7 @@ import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -204,59 +200,14 @@ class OffHeapTest
     @Test
     void theCleanerFreesTheMemoryOfAnOwnerNobodyClosedAndReportsTheLeakOnce() throws InterruptedException
     {
-        final Logger logger = Logger.getLogger("dev.cairn");
-        final List<LogRecord> records = new ArrayList<>();
-        final Handler handler = new Handler()
+        try (LeakReports reports = LeakReports.startingWith("leaked test world"))
         {
-            @Override
-            public synchronized void publish(final LogRecord record)
-            {
-                if (record.getMessage().contains("leaked test world"))
-                {
-                    records.add(record);
-                }
-            }
+            final List<String> messages = reports.awaitAfterCollecting(leakOne());
 
-            @Override
-            public void flush()
-            {
-            }
-
-            @Override
-            public void close()
-            {
-            }
-        };
-        logger.addHandler(handler);
-        try
-        {
-            final WeakReference<OffHeap> leaked = leakOne();
-            for (int attempt = 0; attempt < 200 && (leaked.get() != null || recordCount(records) == 0); attempt++)
-            {
-                System.gc();
-                Thread.sleep(10);
-            }
-            assertEquals(1, recordCount(records), "the leak is reported once");
-            final String message;
-            synchronized (handler)
-            {
-                message = records.get(0).getMessage();
-            }
-            assertTrue(message.startsWith("leaked test world was not closed before it became unreachable; its 4096 " +
-                "bytes of off-heap memory were freed"), message);
-            assertTrue(message.contains("-Dcairn.leakTracking=true"), message);
-        }
-        finally
-        {
-            logger.removeHandler(handler);
-        }
-    }
-
-    private static int recordCount(final List<LogRecord> records)
-    {
-        synchronized (records)
-        {
-            return records.size();
+            assertEquals(1, messages.size(), "the leak is reported once");
+            assertTrue(messages.get(0).startsWith("leaked test world was not closed before it became unreachable; " +
+                "its 4096 bytes of off-heap memory were freed"), messages.get(0));
+            assertTrue(messages.get(0).contains("-Dcairn.leakTracking=true"), messages.get(0));
         }
     }
 
