@@ -12,6 +12,8 @@ package dev.cairn;
  *     by an {@code int} byte offset.</li>
  *     <li>Versions run from 0 to {@link #MAX_VERSION} (2<sup>31</sup> - 2). {@link #nextVersion(int)} wraps from
  *     {@code MAX_VERSION} back to 0 and never yields {@link #TOMBSTONE_VERSION}, which is reserved.</li>
+ *     <li>Bit 63 is clear: sets use negative values for what is not an entity ({@link #NULL}, in-place
+ *     tombstones).</li>
  *     <li>{@link #NULL} ({@code -1L}) is never produced by {@link World#create()}, never contained in any set, and
  *     is what lookups return for "no entity".</li>
  * </ul>
@@ -25,7 +27,7 @@ public final class Entity
     /** Largest index a handle may carry. */
     public static final int MAX_INDEX = (1 << 28) - 2;
 
-    /** Reserved version: marks in-place tombstones in packed arrays; no handle carries it. */
+    /** Reserved version: no handle carries it, so a value with this version is never an entity. */
     public static final int TOMBSTONE_VERSION = Integer.MAX_VALUE;
 
     /** Largest version a handle may carry; the version after it is 0. */

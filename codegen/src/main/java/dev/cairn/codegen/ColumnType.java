@@ -1,9 +1,9 @@
 package dev.cairn.codegen;
 
 /**
- * How one flattened record field is kept in an off-heap column: its width, the {@code SparseSet} column accessors
- * that read and write it ({@code getFloat(column, index)}, {@code putFloat(column, index, value)}, ...), and how a
- * comparator orders two values without boxing.
+ * How one flattened record field is kept in an off-heap column: its width, the raw {@code ComponentStorage}
+ * accessors that read and write it at an address ({@code getFloat(address)}, {@code putFloat(address, value)}, ...),
+ * and how a comparator orders two values without boxing.
  * <p>
  * Every value is stored in the smallest type that holds it exactly: booleans as a byte 0 or 1, enums as their
  * ordinal in a byte (up to {@value #BYTE_ENUM_LIMIT} constants) or a short (up to {@value #SHORT_ENUM_LIMIT}).
@@ -75,48 +75,45 @@ enum ColumnType
     }
 
     /**
-     * An expression reading the field at {@code index}.
+     * An expression reading the field at an address.
      *
-     * @param column the constant naming the column number.
-     * @param index  an expression for the packed index.
-     * @param values for an enum, the name of its {@code values()} array.
+     * @param address an expression for the field's address.
+     * @param values  for an enum, the name of its {@code values()} array.
      * @return Java source.
      */
-    String read(final String column, final String index, final String values)
+    String read(final String address, final String values)
     {
         switch (this)
         {
             case BOOLEAN:
-                return "getByte(" + column + ", " + index + ") != 0";
+                return "getByte(" + address + ") != 0";
             case BYTE_ENUM:
             case SHORT_ENUM:
-                return values + "[" + ordinal(column, index) + "]";
+                return values + "[" + ordinal(address) + "]";
             default:
-                return "get" + accessorType + "(" + column + ", " + index + ")";
+                return "get" + accessorType + "(" + address + ")";
         }
     }
 
     /**
      * An expression giving the value a comparator compares: the field itself, or an enum's ordinal.
      *
-     * @param column the constant naming the column number.
-     * @param index  an expression for the packed index.
+     * @param address an expression for the field's address.
      * @return Java source.
      */
-    String compareKey(final String column, final String index)
+    String compareKey(final String address)
     {
-        return isEnum() ? ordinal(column, index) : read(column, index, null);
+        return isEnum() ? ordinal(address) : read(address, null);
     }
 
     /**
-     * A statement expression writing {@code value} as the field at {@code index}.
+     * A statement expression writing {@code value} as the field at an address.
      *
-     * @param column the constant naming the column number.
-     * @param index  an expression for the packed index.
-     * @param value  an expression of the field's type.
+     * @param address an expression for the field's address.
+     * @param value   an expression of the field's type.
      * @return Java source.
      */
-    String write(final String column, final String index, final String value)
+    String write(final String address, final String value)
     {
         final String stored;
         switch (this)
@@ -134,13 +131,11 @@ enum ColumnType
                 stored = value;
                 break;
         }
-        return "put" + accessorType + "(" + column + ", " + index + ", " + stored + ")";
+        return "put" + accessorType + "(" + address + ", " + stored + ")";
     }
 
-    private String ordinal(final String column, final String index)
+    private String ordinal(final String address)
     {
-        return this == BYTE_ENUM ?
-            "getByte(" + column + ", " + index + ") & 0xFF" :
-            "getShort(" + column + ", " + index + ") & 0xFFFF";
+        return this == BYTE_ENUM ? "getByte(" + address + ") & 0xFF" : "getShort(" + address + ") & 0xFFFF";
     }
 }

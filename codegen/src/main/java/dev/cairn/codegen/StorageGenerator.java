@@ -107,6 +107,8 @@ final class StorageGenerator
         private final JavaWriter out = new JavaWriter();
         private final Map<TypeElement, String> enumValues = new LinkedHashMap<>();
         private final Map<Column, String> columnConstants = new LinkedHashMap<>();
+        /** The private field holding each column's address. */
+        private final Map<Column, String> columnAddresses = new LinkedHashMap<>();
         private final List<Member> members = new ArrayList<>();
         private final String record;
         private final String storage;
@@ -126,9 +128,11 @@ final class StorageGenerator
                         unique(upperSnake(column.enumType().getSimpleName().toString()) + "_VALUES", used));
                 }
             }
+            final Set<String> fields = new HashSet<>();
             for (final Column column : model.columns())
             {
                 columnConstants.put(column, unique(upperSnake(column.name()) + "_COLUMN", used));
+                columnAddresses.put(column, unique(column.name() + "Address", fields));
             }
         }
 
@@ -169,6 +173,7 @@ final class StorageGenerator
             }
             else
             {
+                columnsMoved();
                 emplaceAndPatch();
                 recordMethods();
                 for (final Column column : model.columns())
@@ -254,6 +259,22 @@ final class StorageGenerator
                 out.line("private static final " + enumName + "[] " + entry.getValue() + " = " + enumName +
                     ".values();");
             }
+            out.blank();
+            out.line("// The address of each column, refreshed by columnsMoved() whenever the columns move.");
+            for (final Column column : columns)
+            {
+                out.line("private long " + columnAddresses.get(column) + ";");
+            }
+        }
+
+        private void columnsMoved()
+        {
+            final List<String> refresh = new ArrayList<>();
+            for (final Column column : model.columns())
+            {
+                refresh.add(columnAddresses.get(column) + " = columnAddress(" + columnConstants.get(column) + ");");
+            }
+            override("protected void columnsMoved()", body(refresh));
         }
 
         private void constructorAndCreate()
@@ -370,19 +391,19 @@ final class StorageGenerator
                 body(write(column, "requireIndex(entity)", "value") + ";"));
             out.javadoc("The " + field + " at a packed index" + meaning(column) + ".");
             method(Owner.STORAGE, column, "public " + type, name + "At", List.of(index),
-                body("return " + read(column, "index") + ";"));
+                body("return " + read(column, "checkIndex(index)") + ";"));
             out.javadoc("Sets the " + field + " at a packed index.");
             method(Owner.STORAGE, column, "public void", name + "At", List.of(index, value),
-                body(write(column, "index", "value") + ";"));
+                body(write(column, "checkIndex(index)", "value") + ";"));
 
             final String order = column.type().isEnum() ? "Enum.compareTo" : column.type().compareClass() +
                 ".compare";
             out.javadoc("Orders packed indices by " + field + " as {@code " + order + "} does, without boxing.");
-            final String constant = columnConstants.get(column);
             method(Owner.STORAGE, column, "public " + names.of("dev.cairn.set.IndexComparator"),
                 "comparing" + ComponentAnalyzer.capitalise(name), List.of(),
                 () -> out.list("return (left, right) -> " + names.lang(column.type().compareClass()) + ".compare(",
-                    List.of(column.type().compareKey(constant, "left"), column.type().compareKey(constant, "right")),
+                    List.of(column.type().compareKey(address(column, "", "checkIndex(left)")),
+                        column.type().compareKey(address(column, "", "checkIndex(right)"))),
                     ");"));
         }
 
@@ -409,29 +430,37 @@ final class StorageGenerator
             out.blank();
             final Parameter index = new Parameter("int", "int", "index");
             final Parameter entityParameter = new Parameter("long", "long", "entity");
+            final Parameter hint = new Parameter("int", "int", "hint");
             out.javadoc("Positions this reference on the member in a packed slot; outside the members, or on a " +
                     "tombstone, on no entity.",
                 "",
                 "@param index a packed index.",
                 "@return this reference.");
             method(Owner.REF, null, "public Ref", "moveTo", List.of(index), body(
-                "this.index = index;",
-                "this.entity = storage.memberAt(index);",
-                "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
-                "return this;"));
-            out.javadoc("Positions this reference on {@code entity}, which the caller found at packed index {@code index} " +
-                    "(what views do): checked with the one read the caller already made.",
-                "",
-                "@param index  the entity's packed index.",
-                "@param entity the member at that index.",
-                "@return this reference.",
-                "@throws IllegalArgumentException if {@code index} does not hold {@code entity}; the reference is not " +
-                    "moved then.");
-            method(Owner.REF, null, "public Ref", "moveTo", List.of(index, entityParameter), body(
-                "this.layoutVersion = storage.positionAt(index, entity);",
+                "final long entity = storage.memberAt(index);",
                 "this.index = index;",
                 "this.entity = entity;",
+                "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
                 "return this;"));
+            out.javadoc("Positions this reference on an entity's component, looking at packed index {@code hint} " +
+                    "first (a view passes the index where it found the entity in another storage); on no entity if " +
+                    "the entity does not have the component.",
+                "",
+                "@param entity any value.",
+                "@param hint   where the component may be; any value.",
+                "@return true if the reference is now on {@code entity}.");
+            method(Owner.REF, null, "public boolean", "moveToEntity", List.of(entityParameter, hint), body(
+                "final int index = storage.indexOf(entity, hint);",
+                "this.index = index;",
+                "if (index < 0)",
+                "{",
+                "    this.entity = " + entityType + ".NULL;",
+                "    this.layoutVersion = -1;",
+                "    return false;",
+                "}",
+                "this.entity = entity;",
+                "this.layoutVersion = storage.layoutVersion();",
+                "return true;"));
             out.javadoc("The packed index this reference was positioned at.", "", "@return the index.");
             method(Owner.REF, null, "public int", "index", List.of(), body("return index;"));
             out.javadoc("The entity this reference was positioned on.", "",
@@ -443,11 +472,12 @@ final class StorageGenerator
                 final String field = "{@code " + column.path() + "}";
                 out.javadoc("The " + field + " of the entity" + meaning(column) + ".");
                 method(Owner.REF, column, "public " + javaType(column), column.name(), List.of(),
-                    body("return storage." + column.name() + "At(" + slot + ");"));
+                    body("return " + column.type().read(address(column, "storage.", slot),
+                        enumValues.get(column.enumType())) + ";"));
                 out.javadoc("Sets the " + field + " of the entity.");
                 method(Owner.REF, column, "public void", column.name(),
                     List.of(new Parameter(javaType(column), erasure(column), "value")),
-                    body("storage." + column.name() + "At(" + slot + ", value);"));
+                    body(column.type().write(address(column, "storage.", slot), "value") + ";"));
             }
             out.javadoc("Reads the entity's component into a new record.", "", "@return the new record.");
             method(Owner.REF, null, "public " + record, "get", List.of(), body("return storage.getAt(" + slot + ");"));
@@ -687,14 +717,24 @@ final class StorageGenerator
             return column.type().isEnum() ? names.of(column.enumType()) : column.type().primitive();
         }
 
+        /** Reads a column at an index expression that checks (or has checked) the index. */
         private String read(final Column column, final String index)
         {
-            return column.type().read(columnConstants.get(column), index, enumValues.get(column.enumType()));
+            return column.type().read(address(column, "", index), enumValues.get(column.enumType()));
         }
 
         private String write(final Column column, final String index, final String value)
         {
-            return column.type().write(columnConstants.get(column), index, value);
+            return column.type().write(address(column, "", index), value);
+        }
+
+        /** {@code xAddress + (long)index * Float.BYTES}, with the column field read through {@code owner}. */
+        private String address(final Column column, final String owner, final String index)
+        {
+            final String widthClass = column.type().widthClass();
+            final String field = owner + columnAddresses.get(column);
+            return widthClass.equals("Byte") ? field + " + " + index :
+                field + " + (long)" + index + " * " + names.lang(widthClass) + ".BYTES";
         }
     }
 

@@ -18,7 +18,6 @@ final class ViewSource
     private static final String RESET = "reset";
     private static final String LEAD_ORDINAL = "leadOrdinal";
     private static final String LEAD_STORAGE = "leadStorage";
-    private static final String INDEX_IN = "indexIn";
     private static final String ENSURE_OPEN = "ensureOpen";
 
     /**
@@ -27,7 +26,7 @@ final class ViewSource
      * source is written with, so the list follows the generated code.
      */
     static final Set<String> CURSOR_NAMES =
-        Set.of(ENTITY, NEXT, RESET, LEAD_ORDINAL, LEAD_STORAGE, INDEX_IN, ENSURE_OPEN);
+        Set.of(ENTITY, NEXT, RESET, LEAD_ORDINAL, LEAD_STORAGE, ENSURE_OPEN);
 
     private final ViewModel model;
     private final String packageName;
@@ -91,11 +90,6 @@ final class ViewSource
         leadStorage();
         out.blank();
         ensureOpen();
-        if (included.size() > 1)
-        {
-            out.blank();
-            indexIn();
-        }
         out.blank();
         cursorClass();
         out.close();
@@ -150,7 +144,7 @@ final class ViewSource
             "}</pre>",
             "Each iteration leads with the included storage that is smallest when the iteration starts, walks it " +
                 "from back to front and probes the other storages, first at the same packed index and then through " +
-                "their sparse arrays. Removing the current entity, or any of its components, while iterating is " +
+                "their sparse arrays; each {@code Ref} is positioned by the storage it belongs to. Removing the current entity, or any of its components, while iterating is " +
                 "safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that " +
                 "start to match during an iteration may or may not be visited. Removing other entities from the " +
                 "leading storage is not supported: swap-and-pop can move an entity already visited into the part " +
@@ -303,7 +297,7 @@ final class ViewSource
         out.line("final long entity = lead.entityAt(i);");
         out.line("if (entity == Entity.NULL)");
         skip();
-        probes(null);
+        probes(null, false);
         out.line("count++;");
         out.close();
         out.line("return count;");
@@ -376,16 +370,13 @@ final class ViewSource
         out.line("int i = " + storageLocal(lead) + ".extent();");
         out.line("while (--i >= 0)");
         out.open();
-        out.line("final long entity = " + storageLocal(lead) + ".entityAt(i);");
-        out.line("if (entity == Entity.NULL)");
-        skip();
-        probes(lead);
+        leadEntity(lead, refLocal(lead));
+        probes(lead, true);
         final List<String> arguments = new ArrayList<>();
         arguments.add("entity");
         for (final ViewComponent component : passed)
         {
-            arguments.add(
-                refLocal(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) + ", entity)");
+            arguments.add(refLocal(component));
         }
         out.list("action.accept(", arguments, ");");
         out.line("final int end = " + storageLocal(lead) + ".extent();");
@@ -585,17 +576,10 @@ final class ViewSource
         out.close();
         out.line("while (--i >= 0)");
         out.open();
-        out.line("final long entity = " + storageLocal(lead) + ".entityAt(i);");
-        out.line("if (entity == Entity.NULL)");
-        skip();
-        probes(lead);
+        leadEntity(lead, refField(lead));
+        probes(lead, false);
         out.line("this.index = i;");
         out.line("this.entity = entity;");
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + ".moveTo(" + (component == lead ? "i" : indexLocal(component)) +
-                ", entity);");
-        }
         out.line("return true;");
         out.close();
         // The end of the iteration is written out here rather than called: a call that is not inlined, even on this
@@ -619,49 +603,49 @@ final class ViewSource
     }
 
     /**
-     * Emits the membership tests of the loop body for the entity at lead index {@code i}. With {@code lead} null
-     * (the cursor's and count's loop, where any included storage may lead) each included storage is compared with the
-     * local {@code lead} first, so the leading storage is never probed.
+     * Declares {@code entity}, the member at lead index {@code i}, and skips the step if there is none (a tombstone).
+     * A lead with a {@code Ref} is read through the Ref, which is then positioned on it.
      */
-    private void probes(final ViewComponent lead)
+    private void leadEntity(final ViewComponent lead, final String ref)
     {
-        final boolean generic = lead == null && included.size() > 1;
+        out.line("final long entity = " + (lead.tag() ? storageLocal(lead) + ".entityAt(i)" :
+            ref + ".moveTo(i).entity()") + ";");
+        // Not "== Entity.NULL": the JIT folds "< 0" into the storage's own test of the packed value.
+        out.line("if (entity < 0) // Entity.NULL: a tombstone");
+        skip();
+    }
+
+    /**
+     * Emits the membership tests of the loop body for the entity at lead index {@code i}: exclusions first, so that an
+     * excluded entity positions no Ref, then the included storages, each hinted at {@code i} (excluded storages rarely
+     * hold an entity at the lead's index, so they are not hinted). With {@code lead} null (count's loop, where any included storage may lead) every included storage is
+     * probed through its storage, the lead too, where the hint finds the entity at once. Otherwise a component with
+     * a Ref is probed by positioning its Ref: the loop's local ({@code refLocals}) or the cursor's field.
+     */
+    private void probes(final ViewComponent lead, final boolean refLocals)
+    {
+        for (final ViewComponent component : excluded)
+        {
+            out.line("if (" + storageLocal(component) + ".indexOf(entity) >= 0)");
+            skip();
+        }
         for (final ViewComponent component : included)
         {
             if (component == lead || (lead == null && included.size() == 1))
             {
                 continue;
             }
-            final String storage = storageLocal(component);
-            final String probe = INDEX_IN + "(" + storage + ", i, entity)";
-            if (component.tag())
+            if (lead != null && !component.tag())
             {
-                out.line("if (" + (generic ? "lead != " + storage + " && " : "") + probe + " < 0)");
-                skip();
+                out.line("if (!" + (refLocals ? refLocal(component) : refField(component)) +
+                    ".moveToEntity(entity, i))");
             }
             else
             {
-                out.line("final int " + indexLocal(component) + " = " +
-                    (generic ? "lead == " + storage + " ? i : " : "") + probe + ";");
-                out.line("if (" + indexLocal(component) + " < 0)");
-                skip();
+                out.line("if (" + storageLocal(component) + ".indexOf(entity, i) < 0)");
             }
-        }
-        for (final ViewComponent component : excluded)
-        {
-            out.line("if (" + storageLocal(component) + ".indexOf(entity) >= 0)");
             skip();
         }
-    }
-
-    private void indexIn()
-    {
-        out.javadoc("Where {@code storage} holds {@code entity}: at {@code i}, the leading storage's index, when the " +
-            "storages are aligned there (no sparse lookup), otherwise wherever its sparse array says.");
-        out.line("private static int " + INDEX_IN + "(final SparseSet storage, final int i, final long entity)");
-        out.open();
-        out.line("return i < storage.extent() && storage.entityAt(i) == entity ? i : storage.indexOf(entity);");
-        out.close();
     }
 
     private void localStorages(final ViewComponent except)
@@ -720,11 +704,6 @@ final class ViewSource
     private static String refLocal(final ViewComponent component)
     {
         return component.name() + "Ref";
-    }
-
-    private static String indexLocal(final ViewComponent component)
-    {
-        return component.name() + "Index";
     }
 
     private static String forEachMethod(final ViewComponent lead)

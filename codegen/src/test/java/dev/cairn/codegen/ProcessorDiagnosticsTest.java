@@ -425,8 +425,8 @@ final class ProcessorDiagnosticsTest
             .compile(sources);
         assertThat(compilation).succeededWithoutWarnings();
         final String shades = generated(compilation, "copy.ShadesStorage");
-        assertTrue(shades.contains("putByte(COLOUR_COLUMN, index, (byte)colour.ordinal());"), shades);
-        assertTrue(shades.contains("putShort(WIDE_COLUMN, index, (short)wide.ordinal());"), shades);
+        assertTrue(shades.contains("putByte(colourAddress + index, (byte)colour.ordinal());"), shades);
+        assertTrue(shades.contains("putShort(wideAddress + (long)index * Short.BYTES, (short)wide.ordinal());"), shades);
         assertTrue(shades.contains("{Byte.BYTES, Short.BYTES}"), shades);
     }
 

@@ -231,7 +231,7 @@ final class ViewCompileTest
         assertThat(compilation).succeededWithoutWarnings();
         final String source = generated(compilation, "q.HelpersView");
         assertTrue(source.contains("public Odd_ResetStorage.Ref resetComponent()"), source);
-        assertTrue(source.contains("public Odd_IndexInStorage.Ref indexInComponent()"), source);
+        assertTrue(source.contains("public Odd_IndexInStorage.Ref indexIn()"), source);
         assertTrue(source.contains("public Odd_NextLedByResetStorage.Ref nextLedByReset()"), source);
     }
 

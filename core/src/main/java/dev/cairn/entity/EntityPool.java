@@ -453,7 +453,7 @@ public final class EntityPool
 
     private int grownCapacity(final int capacity, final int needed)
     {
-        return (int)Math.min(maxEntities, Math.max(needed, Math.max(64L, capacity + (capacity >> 1))));
+        return OffHeap.grownCapacity(capacity, needed, 64, maxEntities);
     }
 
     private void forgetMemory()

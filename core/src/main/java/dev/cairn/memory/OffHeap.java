@@ -41,6 +41,13 @@ public final class OffHeap
     /** No budget: allocations fail only when the native allocator fails. */
     public static final long UNLIMITED = Long.MAX_VALUE;
 
+    /**
+     * Capacity from which arrays grow by a sixteenth instead of a half: their blocks (32 MiB and more for 4-byte
+     * elements) are mapped by the native allocator, so growing them remaps pages instead of copying, and the unused
+     * tail stays under 1/16 of what is in use.
+     */
+    private static final long LARGE_CAPACITY = 8L << 20;
+
     private static final Throwable UNSAFE_UNAVAILABLE = probeUnsafe();
     private static final Cleaner CLEANER = Cleaner.create();
 
@@ -133,6 +140,23 @@ public final class OffHeap
         final Module agrona = UnsafeApi.class.getModule();
         return agrona.isNamed() ?
             "--add-exports java.base/jdk.internal.misc=" + agrona.getName() : REQUIRED_FLAG;
+    }
+
+    /**
+     * The capacity an array grows to when it needs {@code needed} elements and holds {@code capacity}: half as much
+     * again while small, a sixteenth more once large (see {@link #LARGE_CAPACITY}), at least {@code minimum}, at most
+     * {@code maximum}.
+     *
+     * @param capacity the elements it holds now.
+     * @param needed   the elements it must hold.
+     * @param minimum  the smallest capacity worth allocating.
+     * @param maximum  the most elements it may ever hold; at least {@code needed}.
+     * @return the new capacity.
+     */
+    public static int grownCapacity(final int capacity, final int needed, final int minimum, final int maximum)
+    {
+        final long grown = capacity < LARGE_CAPACITY ? capacity + (capacity >> 1) : capacity + (capacity >> 4);
+        return (int)Math.min(maximum, Math.max(needed, Math.max(minimum, grown)));
     }
 
     /**

@@ -28,8 +28,8 @@ import java.util.function.LongConsumer;
  *     <li>for every member {@code e}: {@code packed[sparse[index(e)]] == e};</li>
  *     <li>a sparse entry that is not -1 points at a packed index holding a handle with that entity index (under
  *     {@link DeletionPolicy#SWAP_ONLY} it may be in the released region);</li>
- *     <li>{@link DeletionPolicy#IN_PLACE} tombstones carry {@link Entity#TOMBSTONE_VERSION} and, in their index bits,
- *     the packed index of the next tombstone (-1 ends the list); no sparse entry points at them;</li>
+ *     <li>{@link DeletionPolicy#IN_PLACE} tombstones are negative (bit 63 set, which no handle has) and hold in their
+ *     low 32 bits the packed index of the next tombstone (-1 ends the list); no sparse entry points at them;</li>
  *     <li>members and tombstones occupy {@code [0, extent())}; {@link DeletionPolicy#SWAP_ONLY} released entries
  *     occupy {@code [extent(), size())}, and for the other policies {@code extent() == size()}.</li>
  * </ul>
@@ -41,10 +41,11 @@ import java.util.function.LongConsumer;
  * iteration reads.
  * <p>
  * <b>Iteration protocol</b> for generated views: {@link #beginIteration()} and {@link #endIteration()} around a walk
- * of {@code i} from {@link #extent()} - 1 down to 0 that reads {@link #entityAt(int)} (skipping
- * {@link Entity#NULL}) and probes other sets with {@link #indexOf(long)}; after each step the walk clamps {@code i}
- * to the current {@link #extent()}. An external cursor, which cannot bracket its iteration, compares
- * {@link #reorderCount()} instead.
+ * of {@code i} from {@link #extent()} - 1 down to 0 that reads the member at {@code i} (a storage's {@code Ref}
+ * positioned there, or {@link #entityAt(int)}; skipping {@link Entity#NULL}) and probes other sets with
+ * {@link #indexOf(long, int)} at hint {@code i}; after each step the walk clamps {@code i} to the current
+ * {@link #extent()}. An external cursor, which cannot bracket its iteration, compares {@link #reorderCount()}
+ * instead.
  * <p>
  * <b>Memory.</b> A standalone set owns its memory and {@link #close()} frees it. A set built on a
  * {@link dev.cairn.World}'s memory lives as long as the world: {@link #close()} throws, and closing the world makes
@@ -95,8 +96,10 @@ public class SparseSet implements AutoCloseable
     private long packedAddress;
     private int size;
     private int memberCount;
-    /** IN_PLACE: packed index of the most recent tombstone or -1. SWAP_ONLY: extent(). Else: unused. */
-    private int head;
+    /** SWAP_ONLY: the boundary in front of the released entries. The other policies: size. */
+    private int extent;
+    /** IN_PLACE: packed index of the most recent tombstone, or -1. */
+    private int freeHead = ABSENT;
     /** Counts the operations that may have changed which member is at which index; see layoutVersion(). */
     private long layoutVersion;
     /** Counts the operations that reorder members on purpose (sort, sortAs, swapElements, compact). */
@@ -146,7 +149,6 @@ public class SparseSet implements AutoCloseable
         widths[0] = Long.BYTES;
         System.arraycopy(payloadWidths, 0, widths, 1, payloadWidths.length);
         this.dense = new Columns(this.offHeap, widths);
-        this.head = initialHead(policy);
         this.offHeap.register(new OffHeap.Holder()
         {
             @Override
@@ -209,7 +211,7 @@ public class SparseSet implements AutoCloseable
      */
     public final int extent()
     {
-        return policy == DeletionPolicy.SWAP_ONLY ? head : size;
+        return extent;
     }
 
     /**
@@ -259,6 +261,24 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * The packed index of a member, looking at {@code hint} first: a view passes the index at which it found the
+     * entity in its leading set, and sets that were filled in step hold it there too, which saves the sparse lookup.
+     * Performs no open check.
+     *
+     * @param entity any value.
+     * @param hint   where {@code entity} may be; any value.
+     * @return its packed index if {@code entity} is a member, otherwise -1.
+     */
+    public final int indexOf(final long entity, final int hint)
+    {
+        if (hint >= 0 && hint < extent() && packedGet(hint) == entity)
+        {
+            return hint;
+        }
+        return indexOf(entity);
+    }
+
+    /**
      * The handle at a packed index.
      *
      * @param index from 0 to {@link #size()} - 1.
@@ -269,9 +289,8 @@ public class SparseSet implements AutoCloseable
      */
     public final long entityAt(final int index)
     {
-        checkIndex(index);
-        final long entity = packedGet(index);
-        return Entity.version(entity) == Entity.TOMBSTONE_VERSION ? Entity.NULL : entity;
+        final long packed = packedGet(checkIndex(index));
+        return packed >= 0 ? packed : Entity.NULL;
     }
 
     /**
@@ -301,21 +320,21 @@ public class SparseSet implements AutoCloseable
         final int existing = UnsafeApi.getInt(sparseAddress);
         if (existing >= 0)
         {
-            if (policy == DeletionPolicy.SWAP_ONLY && existing >= head)
+            if (policy == DeletionPolicy.SWAP_ONLY && existing >= extent)
             {
                 packedPut(existing, entity);
-                swapIndices(existing, head);
+                swapIndices(existing, extent);
                 memberCount++;
-                return head++;
+                return extent++;
             }
             throw alreadyPresent(entity, packedGet(existing));
         }
 
         final int index;
-        if (policy == DeletionPolicy.IN_PLACE && head != ABSENT)
+        if (policy == DeletionPolicy.IN_PLACE && freeHead != ABSENT)
         {
-            index = head;
-            head = Entity.index(packedGet(index));
+            index = freeHead;
+            freeHead = (int)packedGet(index);
             layoutVersion++;
         }
         else
@@ -342,9 +361,10 @@ public class SparseSet implements AutoCloseable
         memberCount++;
         if (policy == DeletionPolicy.SWAP_ONLY)
         {
-            swapIndices(index, head);
-            return head++;
+            swapIndices(index, extent);
+            return extent++;
         }
+        extent = size;
         return index;
     }
 
@@ -396,14 +416,15 @@ public class SparseSet implements AutoCloseable
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
-            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+            if (entity >= 0)
             {
                 sparsePut(Entity.index(entity), ABSENT);
             }
         }
         size = 0;
+        extent = 0;
+        freeHead = ABSENT;
         memberCount = 0;
-        head = initialHead(policy);
         layoutVersion++;
     }
 
@@ -441,13 +462,14 @@ public class SparseSet implements AutoCloseable
         ensureOpen();
         if (dense.capacity() > size)
         {
+            layoutVersion++;
             resizeDense(size);
         }
         final boolean[] used = new boolean[pageAddresses.length];
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
-            if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+            if (entity >= 0)
             {
                 used[Entity.index(entity) >>> PAGE_SHIFT] = true;
             }
@@ -498,6 +520,7 @@ public class SparseSet implements AutoCloseable
     {
         ensureReorderable("compact");
         reorderCount++;
+        layoutVersion++;
         if (policy == DeletionPolicy.IN_PLACE)
         {
             int to = 0;
@@ -521,15 +544,16 @@ public class SparseSet implements AutoCloseable
                 to++;
             }
             size = from;
-            head = ABSENT;
+            extent = from;
+            freeHead = ABSENT;
         }
         else if (policy == DeletionPolicy.SWAP_ONLY)
         {
-            for (int i = head; i < size; i++)
+            for (int i = extent; i < size; i++)
             {
                 sparsePut(Entity.index(packedGet(i)), ABSENT);
             }
-            size = head;
+            size = extent;
         }
     }
 
@@ -611,7 +635,7 @@ public class SparseSet implements AutoCloseable
             for (int i = extent(); (i = Math.min(i, extent()) - 1) >= 0; )
             {
                 final long entity = packedGet(i);
-                if (Entity.version(entity) != Entity.TOMBSTONE_VERSION)
+                if (entity >= 0)
                 {
                     action.accept(entity);
                 }
@@ -757,20 +781,20 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Checks a packed index against {@link #size()}.
+     * Checks a packed index against {@link #size()}, which never exceeds the capacity of any column.
      *
      * @param index a packed index.
+     * @return {@code index}.
      * @throws IndexOutOfBoundsException naming the index and the valid range.
      * @throws IllegalStateException     if the set is closed.
      */
-    protected final void checkIndex(final int index)
+    protected final int checkIndex(final int index)
     {
         if (index < 0 || index >= size)
         {
-            ensureOpen();
-            throw new IndexOutOfBoundsException(
-                "index " + index + " is outside [0, " + size + ") of " + name);
+            throw indexOutOfRange(index);
         }
+        return index;
     }
 
     /**
@@ -786,7 +810,6 @@ public class SparseSet implements AutoCloseable
         final int index = indexOf(entity);
         if (index < 0)
         {
-            ensureOpen();
             throw notMember(entity);
         }
         return index;
@@ -817,6 +840,26 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * The address of element 0 of payload column {@code column} (counted from 0), unchecked; it changes whenever
+     * {@link #columnsMoved()} is called, and is 0 while the capacity is 0.
+     *
+     * @param column a payload column.
+     * @return the column's address now.
+     */
+    protected final long columnAddress(final int column)
+    {
+        return dense.address(column + 1);
+    }
+
+    /**
+     * Called after the columns moved (they grew, shrank or were freed), also after a failed growth: a subclass that
+     * caches {@link #columnAddress(int)} refreshes it here. Does nothing by default.
+     */
+    protected void columnsMoved()
+    {
+    }
+
+    /**
      * The member at packed index {@code index}, for flyweights that remember what they point at:
      * {@link Entity#NULL} when {@code index} is outside {@code [0, extent())} or holds a tombstone.
      *
@@ -825,40 +868,21 @@ public class SparseSet implements AutoCloseable
      */
     protected final long memberAt(final int index)
     {
-        if (index < 0 || index >= extent())
+        if (index >= 0 && index < extent)
         {
-            return Entity.NULL;
+            final long packed = packedGet(index);
+            if (packed >= 0)
+            {
+                return packed;
+            }
         }
-        final long entity = packedGet(index);
-        return Entity.version(entity) == Entity.TOMBSTONE_VERSION ? Entity.NULL : entity;
+        return Entity.NULL;
     }
 
     /**
-     * The {@link #layoutVersion()} for a flyweight that its caller positions on {@code entity} at {@code index}, after
-     * checking that the index holds exactly that handle: the one load this costs is the load the caller (a view) just
-     * made, so the JIT can share it.
-     *
-     * @param index  the packed index.
-     * @param entity the handle the caller found there.
-     * @return the current layout version.
-     * @throws IllegalArgumentException if {@code index} does not hold {@code entity}; nothing is positioned then.
-     */
-    protected final long positionAt(final int index, final long entity)
-    {
-        if (index >= 0 && index < size && packedGet(index) == entity && entity != Entity.NULL)
-        {
-            return layoutVersion;
-        }
-        ensureOpen();
-        throw new IllegalArgumentException(
-            "cannot position a Ref of " + name + " on " + Entity.toString(entity) + " at index " + index + ": " +
-            (index >= 0 && index < size ? "that index holds " + Entity.toString(entityAt(index)) :
-            "the index is outside [0, " + size + ")") + "; use moveTo(index) to position it on whatever is there");
-    }
-
-    /**
-     * A number that changes whenever a member may have changed index: on every erase, swap, sort, compaction,
-     * clear and close, and on inserts that reuse or swap an index (never on an insert that appends). A flyweight that
+     * A number that changes whenever a handle may have changed index or {@link #size()} may have dropped: on every
+     * erase, swap, sort, compaction, clear, shrink and close, and on inserts that reuse or swap an index (never on an
+     * insert that appends). A flyweight that
      * saw the same number when it was positioned knows its index still holds its entity without reading the packed
      * array.
      *
@@ -876,33 +900,48 @@ public class SparseSet implements AutoCloseable
      * the entity that took its place.
      *
      * @param index         the index the flyweight is at.
-     * @param entity        the member it was positioned on, as {@link #memberAt(int)} gave it.
+     * @param entity        the member it was positioned on, or {@link Entity#NULL}.
      * @param layoutVersion the {@link #layoutVersion()} when it was positioned, or -1 to force the check.
-     * @return {@code index}.
+     * @return {@code index}, which then holds {@code entity} and is below {@link #size()}: a flyweight is positioned
+     * on a member ({@link #memberAt(int)}, {@link #indexOf(long, int)}), and nothing lowers {@link #size()} or moves a
+     * handle without changing the layout version.
      * @throws IllegalStateException if the index no longer holds {@code entity}, if {@code entity} is
      *                               {@link Entity#NULL} (the flyweight is on no entity), or if the set is closed.
      */
     protected final int refIndex(final int index, final long entity, final long layoutVersion)
     {
-        if (layoutVersion != this.layoutVersion)
+        if (layoutVersion != this.layoutVersion &&
+            (entity == Entity.NULL || index >= size || packedGet(index) != entity))
         {
-            ensureOpen();
-            if (entity == Entity.NULL)
-            {
-                throw new IllegalStateException(
-                    "a Ref of " + name + " at index " + index + " is on no entity: it was never moved, was moved to " +
-                    "an index that held no member, or its iteration ended; move it to a member's index first (a " +
-                    "view's cursor moves its Refs in next())");
-            }
-            if (index >= size || packedGet(index) != entity)
-            {
-                throw new IllegalStateException(
-                    "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
-                    ", which is no longer at that index (removed, or moved by a swap, sort or compact since); " +
-                    "move the Ref again, or read the entity's fields through the storage by entity");
-            }
+            throw refLeft(index, entity);
         }
         return index;
+    }
+
+    /*
+     * Exceptions are built out of line: the hot methods above stay small enough for the JIT to inline them into
+     * every loop that calls them.
+     */
+    private RuntimeException indexOutOfRange(final int index)
+    {
+        ensureOpen();
+        return new IndexOutOfBoundsException("index " + index + " is outside [0, " + size + ") of " + name);
+    }
+
+    private RuntimeException refLeft(final int index, final long entity)
+    {
+        ensureOpen();
+        if (entity == Entity.NULL)
+        {
+            return new IllegalStateException(
+                "a Ref of " + name + " at index " + index + " is on no entity: it was never moved, was moved to " +
+                "an index that held no member, or its iteration ended; move it to a member's index first (a " +
+                "view's cursor moves its Refs in next())");
+        }
+        return new IllegalStateException(
+            "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
+            ", which is no longer at that index (removed, or moved by a swap, sort or compact since); " +
+            "move the Ref again, or read the entity's fields through the storage by entity");
     }
 
     /** Erases the member at {@code index}, whose sparse entry is at {@code sparseAddress}. */
@@ -917,17 +956,18 @@ public class SparseSet implements AutoCloseable
             }
             UnsafeApi.putInt(sparseAddress, ABSENT);
             size = last;
+            extent = last;
         }
         else if (policy == DeletionPolicy.IN_PLACE)
         {
-            packedPut(index, Entity.combine(head, Entity.TOMBSTONE_VERSION));
-            head = index;
+            packedPut(index, Long.MIN_VALUE | (freeHead & 0xFFFF_FFFFL));
+            freeHead = index;
             UnsafeApi.putInt(sparseAddress, ABSENT);
         }
         else
         {
             packedPut(index, Entity.next(entity));
-            swapIndices(index, --head);
+            swapIndices(index, --extent);
         }
         memberCount--;
         layoutVersion++;
@@ -968,7 +1008,7 @@ public class SparseSet implements AutoCloseable
 
     private boolean isTombstone(final int index)
     {
-        return Entity.version(packedGet(index)) == Entity.TOMBSTONE_VERSION;
+        return packedGet(index) < 0;
     }
 
     /** Moves the element at {@code from} (never a tombstone) to {@code to}, with its payload, and re-points sparse. */
@@ -1089,6 +1129,7 @@ public class SparseSet implements AutoCloseable
         finally
         {
             packedAddress = dense.address(0);
+            columnsMoved();
         }
     }
 
@@ -1097,11 +1138,13 @@ public class SparseSet implements AutoCloseable
     {
         closed = true;
         dense.free();
+        columnsMoved();
         pageAddresses = NO_PAGES;
         packedAddress = 0;
         size = 0;
+        extent = 0;
+        freeHead = ABSENT;
         memberCount = 0;
-        head = initialHead(policy);
         layoutVersion++;
         reorderCount++;
     }
@@ -1135,6 +1178,7 @@ public class SparseSet implements AutoCloseable
 
     private IllegalArgumentException notMember(final long entity)
     {
+        ensureOpen();
         if (pool != null && !pool.isAlive(entity))
         {
             return new IllegalArgumentException(
@@ -1143,10 +1187,5 @@ public class SparseSet implements AutoCloseable
         return new IllegalArgumentException(
             "entity " + Entity.toString(entity) + " is not in " + name +
             "; check contains() first, or use remove() when absence is expected");
-    }
-
-    private static int initialHead(final DeletionPolicy policy)
-    {
-        return policy == DeletionPolicy.IN_PLACE ? ABSENT : 0;
     }
 }

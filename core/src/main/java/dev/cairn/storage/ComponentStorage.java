@@ -10,10 +10,12 @@ import org.agrona.UnsafeApi;
  * the base of every generated storage. This is the storage half of EnTT's set/storage seam: the set moves payload
  * bytes with their entities but never reads them; the storage gives them meaning.
  * <p>
- * Generated subclasses add the allocation-free accessors (one per column, by entity and by packed index) on top of
- * the typed column reads and writes here; this class also gives the record-level operations that the
- * {@link dev.cairn.World}'s convenience methods need. Those allocate a record per call and are meant for code that is
- * not hot.
+ * Generated subclasses add the allocation-free accessors (one per column, by entity and by packed index). Each keeps
+ * the address of its columns in a field that {@link #columnsMoved()} refreshes, checks the index
+ * ({@link #checkIndex(int)}, {@link #requireIndex(long)} or a {@code Ref}'s {@link #refIndex}) and then reads or
+ * writes the column through the raw accessors here, which check nothing. This class also gives the record-level
+ * operations that the {@link dev.cairn.World}'s convenience methods need. Those allocate a record per call and are
+ * meant for code that is not hot.
  *
  * @param <R> the component record.
  */
@@ -92,198 +94,156 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     public abstract R getAt(int index);
 
     /**
-     * Reads a {@code byte} from a payload column of 1 byte.
+     * Reads a {@code byte} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @return the value there.
      */
-    protected final byte getByte(final int column, final int index)
+    protected static byte getByte(final long address)
     {
-        return UnsafeApi.getByte(payloadAddress(column, index, 0));
+        return UnsafeApi.getByte(address);
     }
 
     /**
-     * Writes a {@code byte} into a payload column of 1 byte.
+     * Writes a {@code byte} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @param value   the value.
      */
-    protected final void putByte(final int column, final int index, final byte value)
+    protected static void putByte(final long address, final byte value)
     {
-        UnsafeApi.putByte(payloadAddress(column, index, 0), value);
+        UnsafeApi.putByte(address, value);
     }
 
     /**
-     * Reads a {@code short} from a payload column of 2 bytes.
+     * Reads a {@code short} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @return the value there.
      */
-    protected final short getShort(final int column, final int index)
+    protected static short getShort(final long address)
     {
-        return UnsafeApi.getShort(payloadAddress(column, index, 1));
+        return UnsafeApi.getShort(address);
     }
 
     /**
-     * Writes a {@code short} into a payload column of 2 bytes.
+     * Writes a {@code short} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @param value   the value.
      */
-    protected final void putShort(final int column, final int index, final short value)
+    protected static void putShort(final long address, final short value)
     {
-        UnsafeApi.putShort(payloadAddress(column, index, 1), value);
+        UnsafeApi.putShort(address, value);
     }
 
     /**
-     * Reads a {@code char} from a payload column of 2 bytes.
+     * Reads a {@code char} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @return the value there.
      */
-    protected final char getChar(final int column, final int index)
+    protected static char getChar(final long address)
     {
-        return UnsafeApi.getChar(payloadAddress(column, index, 1));
+        return UnsafeApi.getChar(address);
     }
 
     /**
-     * Writes a {@code char} into a payload column of 2 bytes.
+     * Writes a {@code char} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @param value   the value.
      */
-    protected final void putChar(final int column, final int index, final char value)
+    protected static void putChar(final long address, final char value)
     {
-        UnsafeApi.putChar(payloadAddress(column, index, 1), value);
+        UnsafeApi.putChar(address, value);
     }
 
     /**
-     * Reads a {@code int} from a payload column of 4 bytes.
+     * Reads an {@code int} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @return the value there.
      */
-    protected final int getInt(final int column, final int index)
+    protected static int getInt(final long address)
     {
-        return UnsafeApi.getInt(payloadAddress(column, index, 2));
+        return UnsafeApi.getInt(address);
     }
 
     /**
-     * Writes a {@code int} into a payload column of 4 bytes.
+     * Writes an {@code int} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @param value   the value.
      */
-    protected final void putInt(final int column, final int index, final int value)
+    protected static void putInt(final long address, final int value)
     {
-        UnsafeApi.putInt(payloadAddress(column, index, 2), value);
+        UnsafeApi.putInt(address, value);
     }
 
     /**
-     * Reads a {@code float} from a payload column of 4 bytes.
+     * Reads a {@code float} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @return the value there.
      */
-    protected final float getFloat(final int column, final int index)
+    protected static float getFloat(final long address)
     {
-        return UnsafeApi.getFloat(payloadAddress(column, index, 2));
+        return UnsafeApi.getFloat(address);
     }
 
     /**
-     * Writes a {@code float} into a payload column of 4 bytes.
+     * Writes a {@code float} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @param value   the value.
      */
-    protected final void putFloat(final int column, final int index, final float value)
+    protected static void putFloat(final long address, final float value)
     {
-        UnsafeApi.putFloat(payloadAddress(column, index, 2), value);
+        UnsafeApi.putFloat(address, value);
     }
 
     /**
-     * Reads a {@code long} from a payload column of 8 bytes.
+     * Reads a {@code long} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @return the value there.
      */
-    protected final long getLong(final int column, final int index)
+    protected static long getLong(final long address)
     {
-        return UnsafeApi.getLong(payloadAddress(column, index, 3));
+        return UnsafeApi.getLong(address);
     }
 
     /**
-     * Writes a {@code long} into a payload column of 8 bytes.
+     * Writes a {@code long} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @param value   the value.
      */
-    protected final void putLong(final int column, final int index, final long value)
+    protected static void putLong(final long address, final long value)
     {
-        UnsafeApi.putLong(payloadAddress(column, index, 3), value);
+        UnsafeApi.putLong(address, value);
     }
 
     /**
-     * Reads a {@code double} from a payload column of 8 bytes.
+     * Reads a {@code double} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @return the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @return the value there.
      */
-    protected final double getDouble(final int column, final int index)
+    protected static double getDouble(final long address)
     {
-        return UnsafeApi.getDouble(payloadAddress(column, index, 3));
+        return UnsafeApi.getDouble(address);
     }
 
     /**
-     * Writes a {@code double} into a payload column of 8 bytes.
+     * Writes a {@code double} at a raw address.
      *
-     * @param column a payload column number.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param value  the value.
-     * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the storage is closed.
+     * @param address an address inside one of this storage's columns, below its size.
+     * @param value   the value.
      */
-    protected final void putDouble(final int column, final int index, final double value)
+    protected static void putDouble(final long address, final double value)
     {
-        UnsafeApi.putDouble(payloadAddress(column, index, 3), value);
+        UnsafeApi.putDouble(address, value);
     }
 }
