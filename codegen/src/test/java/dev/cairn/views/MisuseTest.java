@@ -133,6 +133,34 @@ final class MisuseTest
     }
 
     @Test
+    void aRefIsPositionedByItsStorageOnlyOnAMemberWhateverHintOrHandleItIsGiven()
+    {
+        final long[] entities = movers(3);
+        final long dead = world.create();
+        world.destroy(dead);
+        final long reused = world.create();
+        final long stale = Entity.combine(Entity.index(reused), Entity.version(reused) - 1);
+        final ViewFixtures_PosStorage.Ref ref = positions.ref();
+
+        assertTrue(ref.moveToEntity(entities[1], 0), "a wrong hint only costs a sparse lookup");
+        assertEquals(entities[1], ref.entity());
+        assertEquals(positions.indexOf(entities[1]), ref.index());
+        assertEquals(1f, ref.x());
+        for (final long notMember : new long[]{Entity.NULL, dead, reused, stale, Entity.combine(1 << 20, 0), -7L})
+        {
+            for (final int hint : new int[]{-1, 0, 1, 2, 3, Integer.MAX_VALUE})
+            {
+                assertFalse(ref.moveToEntity(notMember, hint), Entity.toString(notMember) + " at hint " + hint);
+                assertEquals(Entity.NULL, ref.entity());
+                final IllegalStateException error = assertThrows(IllegalStateException.class, () -> ref.x(99f));
+                assertTrue(error.getMessage().contains("is on no entity"), error.getMessage());
+            }
+        }
+        assertEquals(List.of(0f, 1f, 2f), List.of(positions.xAt(0), positions.xAt(1), positions.xAt(2)),
+            "nothing was written");
+    }
+
+    @Test
     void aStorageOfAWorldCannotBeClosedOnItsOwnSoTheWorldKeepsWorking()
     {
         final long[] entities = movers(5);

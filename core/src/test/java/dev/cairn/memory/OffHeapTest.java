@@ -35,6 +35,18 @@ class OffHeapTest
     }
 
     @Test
+    void arraysGrowByHalfWhileSmallAndByASixteenthOnceLargeSoTheUnusedTailOfABigWorldStaysSmall()
+    {
+        assertEquals(16, OffHeap.grownCapacity(0, 1, 16, Integer.MAX_VALUE), "the minimum");
+        assertEquals(1_500_000, OffHeap.grownCapacity(1_000_000, 1_000_001, 16, Integer.MAX_VALUE));
+        final int large = 8 << 20;
+        assertEquals(large + large / 16, OffHeap.grownCapacity(large, large + 1, 16, Integer.MAX_VALUE));
+        assertEquals(100_000_000 + 6_250_000, OffHeap.grownCapacity(100_000_000, 100_000_001, 16, Integer.MAX_VALUE));
+        assertEquals(5_000, OffHeap.grownCapacity(1_000, 5_000, 16, Integer.MAX_VALUE), "at least what is needed");
+        assertEquals(1_200, OffHeap.grownCapacity(1_000, 1_001, 16, 1_200), "at most the maximum");
+    }
+
+    @Test
     void freeingAnAddressThatIsNotABlockThrowsAndFreesNothing()
     {
         final OffHeap offHeap = new OffHeap("test");
