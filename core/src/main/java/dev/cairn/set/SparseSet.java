@@ -1115,9 +1115,7 @@ public class SparseSet implements AutoCloseable
             throw new IllegalStateException(
                 name + " is full: it holds " + size + " indices, the most a set can hold is " + MAX_CAPACITY);
         }
-        final int capacity = dense.capacity();
-        final long grown = Math.max(16L, capacity + (capacity >> 1));
-        resizeDense((int)Math.min(MAX_CAPACITY, Math.max(needed, grown)));
+        resizeDense(OffHeap.grownCapacity(dense.capacity(), needed, 16, MAX_CAPACITY));
     }
 
     private void resizeDense(final int newCapacity)
