@@ -27,4 +27,13 @@ public @interface Component
      * @return the deletion policy; {@link DeletionPolicy#SWAP_AND_POP} unless chosen otherwise.
      */
     DeletionPolicy policy() default DeletionPolicy.SWAP_AND_POP;
+
+    /**
+     * Whether the storage records change ticks: for each component, the world tick at which it was added and the tick
+     * at which it was last written, through any generated write path. Views can then visit only the components added
+     * or changed since a tick ({@link View#added()}, {@link View#changed()}). Untracked components pay nothing.
+     *
+     * @return true to record change ticks; false unless chosen.
+     */
+    boolean tracked() default false;
 }

@@ -3,6 +3,11 @@ package dev.cairn;
 import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
+import dev.cairn.observer.RuntimeObserver;
+import dev.cairn.signal.Connection;
+import dev.cairn.signal.EntitySignal;
+import dev.cairn.signal.Signal;
+import dev.cairn.storage.Clock;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.Storages;
@@ -36,13 +41,28 @@ import java.util.function.LongConsumer;
  * created); close worlds explicitly, as the Cleaner may run late or never. An optional budget caps the off-heap
  * memory: an operation that would exceed it throws {@link OffHeapExhaustedException} and changes nothing.
  * <p>
+ * <b>Signals and change ticks.</b> {@link #onCreated} and {@link #onDestroying} connect listeners to entities coming
+ * and going; each storage has its own ({@link ComponentStorage#onAdded} and the like). While anything listens for
+ * removals, {@link #destroy(long)} runs in the order listeners expect: the destroying listeners first, with the entity
+ * whole, then each component's removal, then the release of the handle. The world's {@link Clock} ({@link #tick()},
+ * {@link #advanceTick()}) stamps the components declared {@code @Component(tracked = true)}.
+ * <p>
  * Not thread-safe: use a world from one thread at a time; only the guard of {@link #close()} against iterations works
  * across threads.
  */
 public final class World implements AutoCloseable, Storages
 {
+    /** How often destroy removes the components that listeners add back to an entity being destroyed. */
+    private static final int DESTROY_PASSES = 8;
+
     private final OffHeap offHeap;
     private final EntityPool entities;
+    private final Clock clock = new Clock();
+    private final EntitySignal createdSignal = new EntitySignal("World: created", null);
+    private final EntitySignal destroyingSignal = new EntitySignal("World: destroying", null);
+    /** The entities being destroyed while listeners watch, innermost last: destroying one again does nothing. */
+    private long[] dying = new long[4];
+    private int dyingCount;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
     private ComponentStorage<?>[] storages = new ComponentStorage<?>[8];
     /** The same storages without the gaps, for operations that visit all of them. */
@@ -92,7 +112,12 @@ public final class World implements AutoCloseable, Storages
      */
     public long create()
     {
-        return entities.create();
+        final long entity = entities.create();
+        if (!createdSignal.isEmpty())
+        {
+            Signal.rethrow(createdSignal.send(entity, null));
+        }
+        return entity;
     }
 
     /**
@@ -105,6 +130,15 @@ public final class World implements AutoCloseable, Storages
     public void create(final long[] entities, final int count)
     {
         this.entities.create(entities, 0, count);
+        if (!createdSignal.isEmpty())
+        {
+            Throwable failure = null;
+            for (int i = 0; i < count; i++)
+            {
+                failure = createdSignal.send(entities[i], failure);
+            }
+            Signal.rethrow(failure);
+        }
     }
 
     /**
@@ -117,12 +151,108 @@ public final class World implements AutoCloseable, Storages
      */
     public void destroy(final long entity)
     {
+        if (isSignalled())
+        {
+            destroySignalled(entity);
+            return;
+        }
         entities.destroy(entity);
         // Storages match exact handles, so the destroyed handle still finds its components; removal never allocates.
         for (final ComponentStorage<?> storage : created)
         {
             storage.remove(entity);
         }
+    }
+
+    /**
+     * Destroy while listeners watch: the entity stays alive while its destroying listeners run and its components
+     * are removed (so the listeners can read it, and a listener that creates an entity cannot get its index), and is
+     * released last. Listeners may re-add components to it; they are removed again, a few times over. Destroying it
+     * again from a listener meanwhile does nothing: it goes once this destroy is done.
+     */
+    private void destroySignalled(final long entity)
+    {
+        entities.requireAlive(entity);
+        for (int i = 0; i < dyingCount; i++)
+        {
+            if (dying[i] == entity)
+            {
+                return;
+            }
+        }
+        entities.reserveRelease();
+        if (dyingCount == dying.length)
+        {
+            dying = Arrays.copyOf(dying, dyingCount * 2);
+        }
+        dying[dyingCount++] = entity;
+        try
+        {
+            destroyAnnounced(entity);
+        }
+        finally
+        {
+            dyingCount--;
+        }
+    }
+
+    private void destroyAnnounced(final long entity)
+    {
+        Throwable failure = destroyingSignal.send(entity, null);
+        for (int pass = 0; entities.isAlive(entity) && hasAnyComponent(entity); pass++)
+        {
+            if (pass == DESTROY_PASSES)
+            {
+                Signal.rethrow(Signal.collect(failure, new IllegalStateException(
+                    "cannot destroy " + Entity.toString(entity) + ": listeners add its components back as fast as " +
+                    "destroy() removes them; it is still alive")));
+            }
+            for (final ComponentStorage<?> storage : created)
+            {
+                try
+                {
+                    storage.remove(entity);
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Signal.collect(failure, thrown);
+                }
+            }
+        }
+        if (entities.isAlive(entity))
+        {
+            entities.destroy(entity);
+        }
+        Signal.rethrow(failure);
+    }
+
+    private boolean hasAnyComponent(final long entity)
+    {
+        for (final ComponentStorage<?> storage : created)
+        {
+            if (storage.indexOf(entity) >= 0)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether anything listens for an entity or a component leaving. */
+    private boolean isSignalled()
+    {
+        if (!destroyingSignal.isEmpty())
+        {
+            return true;
+        }
+        for (final ComponentStorage<?> storage : created)
+        {
+            if (storage.isSignalled())
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -154,11 +284,110 @@ public final class World implements AutoCloseable, Storages
     public void clear()
     {
         ensureOpen();
+        if (isSignalled())
+        {
+            destroyEachEntity();
+        }
         entities.clear();
         for (final ComponentStorage<?> storage : created)
         {
             storage.clear();
         }
+    }
+
+    /** What clear() does while listeners watch: each entity is destroyed as {@link #destroy(long)} does it. */
+    private void destroyEachEntity()
+    {
+        Throwable failure = null;
+        for (int pass = 0; entities.aliveCount() > 0; pass++)
+        {
+            if (pass == DESTROY_PASSES)
+            {
+                Signal.rethrow(Signal.collect(failure, new IllegalStateException(
+                    "cannot clear the world: listeners create entities as fast as clear() destroys them")));
+            }
+            for (int index = entities.createdCount(); --index >= 0; )
+            {
+                final long entity = entities.aliveAt(index);
+                if (entity != Entity.NULL)
+                {
+                    try
+                    {
+                        destroySignalled(entity);
+                    }
+                    catch (final RuntimeException | Error thrown)
+                    {
+                        failure = Signal.collect(failure, thrown);
+                    }
+                }
+            }
+        }
+        Signal.rethrow(failure);
+    }
+
+    /**
+     * Connects a listener to every entity created, called once it is alive.
+     *
+     * @param listener receives each new entity.
+     * @return its connection: close it to disconnect.
+     * @throws IllegalStateException if the world is closed.
+     */
+    public Connection onCreated(final LongConsumer listener)
+    {
+        ensureOpen();
+        return createdSignal.connect(listener);
+    }
+
+    /**
+     * Connects a listener to every entity destroyed ({@link #destroy(long)}, {@link #clear()}), called before anything
+     * is removed: the entity is alive and has all its components. Its components' removing listeners run next, then
+     * the handle is released.
+     *
+     * @param listener receives each entity about to be destroyed.
+     * @return its connection: close it to disconnect.
+     * @throws IllegalStateException if the world is closed.
+     */
+    public Connection onDestroying(final LongConsumer listener)
+    {
+        ensureOpen();
+        return destroyingSignal.connect(listener);
+    }
+
+    /**
+     * The current change tick: every write of a tracked component is stamped with it until {@link #advanceTick()}.
+     *
+     * @return the current tick; it starts at 1.
+     */
+    public int tick()
+    {
+        return clock.now();
+    }
+
+    /**
+     * Ends the current change tick. Every write made so far is stamped with the tick returned or an earlier one;
+     * every later write with a later one. A system that wants each change once keeps what this returns and, next
+     * time, asks for what changed since then:
+     * <pre>{@code
+     * int upTo = world.advanceTick();
+     * view.forEach(seen, (entity, position) -> ...);   // changed after 'seen'
+     * seen = upTo;
+     * }</pre>
+     *
+     * @return the tick that just ended.
+     */
+    public int advanceTick()
+    {
+        return clock.advance();
+    }
+
+    /**
+     * The clock whose tick {@link #tick()} reads; storages of this world share it.
+     *
+     * @return the world's clock.
+     */
+    public Clock clock()
+    {
+        return clock;
     }
 
     /**
@@ -305,6 +534,22 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
+     * Starts the rule of an observer: the entities that matched it when one of its trigger components was added or
+     * updated, since the observer was last cleared.
+     * <pre>{@code
+     * RuntimeObserver moved = world.observer().onUpdated(Position.class).with(Velocity.class).build();
+     * }</pre>
+     *
+     * @return a builder; {@link RuntimeObserver.Builder#build()} creates the observer.
+     * @throws IllegalStateException if the world is closed.
+     */
+    public RuntimeObserver.Builder observer()
+    {
+        ensureOpen();
+        return new RuntimeObserver.Builder(this, offHeap, entities);
+    }
+
+    /**
      * Every storage this world has created so far, in {@link ComponentType#id()} order.
      *
      * @return a new list.
@@ -373,7 +618,7 @@ public final class World implements AutoCloseable, Storages
         {
             storages = Arrays.copyOf(storages, Math.max(id + 1, storages.length * 2));
         }
-        final S storage = type.newStorage(offHeap, entities);
+        final S storage = type.newStorage(offHeap, entities, clock);
         storages[id] = storage;
         created = Arrays.copyOf(created, created.length + 1);
         created[created.length - 1] = storage;

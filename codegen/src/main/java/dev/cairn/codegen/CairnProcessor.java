@@ -15,13 +15,14 @@ import java.util.Set;
 
 /**
  * Cairn's annotation processor: each {@code @dev.cairn.Component} record gets a generated off-heap storage, each
- * {@code @dev.cairn.View} interface a generated view. Isolating: every generated file originates from exactly one
+ * {@code @dev.cairn.View} interface a generated view, each {@code @dev.cairn.Observer} interface a generated observer. Isolating: every generated file originates from exactly one
  * annotated element.
  */
 public final class CairnProcessor extends AbstractProcessor
 {
     static final String COMPONENT = "dev.cairn.Component";
     static final String VIEW = "dev.cairn.View";
+    static final String OBSERVER = "dev.cairn.Observer";
 
     /** Records whose component types were not resolved yet (another processor may generate them), by name. */
     private final Map<String, String> deferredComponents = new LinkedHashMap<>();
@@ -40,7 +41,7 @@ public final class CairnProcessor extends AbstractProcessor
     {
         // The processor claims @Generated, which marks the classes it writes, so that javac's -Xlint:processing does
         // not warn in the next round that no processor claimed it.
-        return Set.of(COMPONENT, VIEW, GeneratedNames.GENERATED);
+        return Set.of(COMPONENT, VIEW, OBSERVER, GeneratedNames.GENERATED);
     }
 
     @Override
@@ -54,6 +55,7 @@ public final class CairnProcessor extends AbstractProcessor
     {
         processComponents(annotations, round);
         processViews(annotations, round);
+        processObservers(annotations, round);
         return true;
     }
 
@@ -123,6 +125,20 @@ public final class CairnProcessor extends AbstractProcessor
                 for (final Element element : round.getElementsAnnotatedWith(annotation))
                 {
                     new ViewGenerator(processingEnv).generate(element);
+                }
+            }
+        }
+    }
+
+    private void processObservers(final Set<? extends TypeElement> annotations, final RoundEnvironment round)
+    {
+        for (final TypeElement annotation : annotations)
+        {
+            if (annotation.getQualifiedName().contentEquals(OBSERVER))
+            {
+                for (final Element element : round.getElementsAnnotatedWith(annotation))
+                {
+                    new ViewGenerator(processingEnv).generateObserver(element);
                 }
             }
         }

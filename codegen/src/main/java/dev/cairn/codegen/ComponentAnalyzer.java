@@ -120,7 +120,8 @@ final class ComponentAnalyzer
             return null;
         }
         return new ComponentModel(
-            element, packageName, storageName, policy(element), new Shape(element, parts), List.copyOf(columns));
+            element, packageName, storageName, policy(element), tracked(element), new Shape(element, parts),
+            List.copyOf(columns));
     }
 
     /**
@@ -393,7 +394,20 @@ final class ComponentAnalyzer
         }
     }
 
-    private String policy(final TypeElement record)
+    private static String policy(final TypeElement record)
+    {
+        final Object value = componentElement(record, "policy");
+        return value instanceof VariableElement ? ((VariableElement)value).getSimpleName().toString() : DEFAULT_POLICY;
+    }
+
+    private static boolean tracked(final TypeElement record)
+    {
+        final Object value = componentElement(record, "tracked");
+        return value instanceof Boolean && (Boolean)value;
+    }
+
+    /** The value of an element set explicitly on the record's {@code @Component}, or null. */
+    private static Object componentElement(final TypeElement record, final String name)
     {
         for (final AnnotationMirror annotation : record.getAnnotationMirrors())
         {
@@ -403,15 +417,14 @@ final class ComponentAnalyzer
                 for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
                     annotation.getElementValues().entrySet())
                 {
-                    if (entry.getKey().getSimpleName().contentEquals("policy") &&
-                        entry.getValue().getValue() instanceof VariableElement)
+                    if (entry.getKey().getSimpleName().contentEquals(name))
                     {
-                        return ((VariableElement)entry.getValue().getValue()).getSimpleName().toString();
+                        return entry.getValue().getValue();
                     }
                 }
             }
         }
-        return DEFAULT_POLICY;
+        return null;
     }
 
     /** Why {@code type} cannot be used from a class in {@code packageName}, or null if it can. */

@@ -12,11 +12,18 @@ import java.util.List;
  * @param packageName the package of the record and of its storage.
  * @param storageName the storage's simple name, for example {@code PositionStorage} or {@code Outer_PositionStorage}.
  * @param policy      the name of the {@code DeletionPolicy} constant.
+ * @param tracked     whether the storage records change ticks.
  * @param shape       the record as a tree of nested records and columns.
  * @param columns     the leaves of {@code shape}, in order; empty for a tag.
  */
 record ComponentModel(
-    TypeElement record, String packageName, String storageName, String policy, Shape shape, List<Column> columns)
+    TypeElement record,
+    String packageName,
+    String storageName,
+    String policy,
+    boolean tracked,
+    Shape shape,
+    List<Column> columns)
 {
     /**
      * Whether the record has no components: a tag, whose storage is a sparse set with no columns.

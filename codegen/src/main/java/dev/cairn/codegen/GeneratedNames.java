@@ -23,6 +23,9 @@ final class GeneratedNames
     /** The suffix of a view interface's view class. */
     static final String VIEW_SUFFIX = "View";
 
+    /** What a generated observer's name adds to its interface's. */
+    static final String OBSERVER_SUFFIX = "Observer";
+
     /** The simple name of the flyweight class nested in every storage that has columns. */
     static final String REF = "Ref";
 
@@ -56,6 +59,17 @@ final class GeneratedNames
     static String view(final TypeElement view)
     {
         return flatName(view) + VIEW_SUFFIX;
+    }
+
+    /**
+     * The simple name of the observer generated for an interface: {@code Moved} gives {@code MovedObserver}.
+     *
+     * @param observer an interface annotated {@code @Observer}.
+     * @return the observer class's simple name.
+     */
+    static String observer(final TypeElement observer)
+    {
+        return flatName(observer) + OBSERVER_SUFFIX;
     }
 
     /**

@@ -161,7 +161,7 @@ final class JavaWriter
      * their description. Lines from {@code <pre>} to {@code </pre>} are written as they are. A comment of one short
      * line is written on one line.
      *
-     * @param lines the paragraphs and block tags.
+     * @param lines the paragraphs and block tags; null entries are skipped.
      * @return this writer.
      */
     JavaWriter javadoc(final String... lines)
@@ -175,6 +175,10 @@ final class JavaWriter
         boolean pre = false;
         for (final String text : lines)
         {
+            if (text == null)
+            {
+                continue;
+            }
             pre |= text.startsWith("<pre>");
             if (text.isEmpty())
             {

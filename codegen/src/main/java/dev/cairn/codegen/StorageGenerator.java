@@ -153,9 +153,10 @@ final class StorageGenerator
             out.open();
             out.javadoc("The component type: {@link " + record + "} with deletion policy {@link " + policy + "#" +
                 model.policy() + "}.");
-            out.line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE =");
-            out.list("    " + typeName + ".register(",
-                List.of(record + ".class", policy + "." + model.policy(), storage + "::new"), ");");
+            out.line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE = " + typeName +
+                ".register(");
+            out.line("    " + record + ".class, " + policy + "." + model.policy() + ", " + typeName + "." +
+                (model.tracked() ? "TRACKED" : "UNTRACKED") + ", " + storage + "::new);");
             out.blank();
             if (model.isTag())
             {
@@ -270,6 +271,7 @@ final class StorageGenerator
         private void columnsMoved()
         {
             final List<String> refresh = new ArrayList<>();
+            refresh.add("super.columnsMoved();");
             for (final Column column : model.columns())
             {
                 refresh.add(columnAddresses.get(column) + " = columnAddress(" + columnConstants.get(column) + ");");
@@ -279,9 +281,12 @@ final class StorageGenerator
 
         private void constructorAndCreate()
         {
-            out.block("private " + storage + "(final " + names.of("dev.cairn.memory.OffHeap") + " offHeap, final " +
-                names.of("dev.cairn.entity.EntityPool") + " pool)",
-                List.of("super(TYPE, offHeap, pool, " + (model.isTag() ? "new int[0]" : "COLUMN_WIDTHS") + ");"));
+            final String clock = names.of("dev.cairn.storage.Clock");
+            out.list("private " + storage + "(", List.of("final " + names.of("dev.cairn.memory.OffHeap") + " offHeap",
+                "final " + names.of("dev.cairn.entity.EntityPool") + " pool", "final " + clock + " clock"), ")");
+            out.open();
+            out.line("super(TYPE, offHeap, pool, clock, " + (model.isTag() ? "new int[0]" : "COLUMN_WIDTHS") + ");");
+            out.close();
             out.blank();
             out.javadoc("Creates a standalone storage that owns its off-heap memory and accepts any well-formed " +
                     "entity handle; {@link #close()} it when done. A {@link dev.cairn.World}'s storage comes from " +
@@ -289,7 +294,7 @@ final class StorageGenerator
                 "",
                 "@return a new, empty storage.");
             method(Owner.STORAGE, null, "public static " + storage, "create", List.of(),
-                body("return new " + storage + "(null, null);"));
+                body("return new " + storage + "(null, null, new " + clock + "());"));
         }
 
         private void tagMethods()
@@ -297,12 +302,13 @@ final class StorageGenerator
             final String objects = names.of("java.util.Objects");
             final Parameter entity = new Parameter("long", "long", "entity");
             out.javadoc("Adds the tag to an entity.", "", "@param entity an entity without the tag.",
-                "@return the packed index the entity occupies.");
-            method(Owner.STORAGE, null, "public int", "emplace", List.of(entity), body("return insert(entity);"));
+                "@return the packed index the entity occupies once the listeners have run.");
+            method(Owner.STORAGE, null, "public int", "emplace", List.of(entity),
+                body("return added(entity, insert(entity));"));
             override("public int add(final long entity, final " + record + " component)",
-                body(objects + ".requireNonNull(component, \"component\");", "return insert(entity);"));
+                body(objects + ".requireNonNull(component, \"component\");", "return emplace(entity);"));
             override("public void patch(final long entity, final " + record + " component)",
-                body(objects + ".requireNonNull(component, \"component\");", "requireIndex(entity);"));
+                body(objects + ".requireNonNull(component, \"component\");", "updated(entity, requireIndex(entity));"));
             override("public " + record + " get(final long entity)", body("requireIndex(entity);", "return INSTANCE;"));
             override("public " + record + " getAt(final int index)", body("checkIndex(index);", "return INSTANCE;"));
         }
@@ -313,7 +319,7 @@ final class StorageGenerator
             final List<String> emplaceDoc = new ArrayList<>(List.of(
                 "Adds the component to an entity, writing its fields straight into the columns.", ""));
             emplaceDoc.addAll(params(columns, "an entity without the component."));
-            emplaceDoc.add("@return the packed index the component occupies.");
+            emplaceDoc.add("@return the packed index the component occupies once its listeners have run.");
             out.javadoc(emplaceDoc.toArray(new String[0]));
             final List<String> emplace = new ArrayList<>(requireEnums());
             emplace.add("final int index = insert(entity);");
@@ -321,7 +327,7 @@ final class StorageGenerator
             {
                 emplace.add(write(column, "index", column.name()) + ";");
             }
-            emplace.add("return index;");
+            emplace.add("return added(entity, index);");
             method(Owner.STORAGE, null, "public int", "emplace", fieldParameters(), body(emplace));
             override("public int add(final long entity, final " + record + " component)",
                 () -> out.list("return emplace(", fieldsOf("component"), ");"));
@@ -336,6 +342,7 @@ final class StorageGenerator
             {
                 patch.add(write(column, "index", column.name()) + ";");
             }
+            patch.add("updated(entity, index);");
             method(Owner.STORAGE, null, "public void", "patch", fieldParameters(), body(patch),
                 " that writes the whole " + model.record().getSimpleName());
             override("public void patch(final long entity, final " + record + " component)",
@@ -387,13 +394,16 @@ final class StorageGenerator
             method(Owner.STORAGE, column, "public " + type, name, List.of(entity),
                 body("return " + read(column, "requireIndex(entity)") + ";"));
             out.javadoc("Sets the " + field + " of an entity.");
-            method(Owner.STORAGE, column, "public void", name, List.of(entity, value),
+            method(Owner.STORAGE, column, "public void", name, List.of(entity, value), model.tracked() ?
+                body("final int index = requireIndex(entity);", write(column, "index", "value") + ";",
+                    "stampChanged(index);") :
                 body(write(column, "requireIndex(entity)", "value") + ";"));
             out.javadoc("The " + field + " at a packed index" + meaning(column) + ".");
             method(Owner.STORAGE, column, "public " + type, name + "At", List.of(index),
                 body("return " + read(column, "checkIndex(index)") + ";"));
             out.javadoc("Sets the " + field + " at a packed index.");
-            method(Owner.STORAGE, column, "public void", name + "At", List.of(index, value),
+            method(Owner.STORAGE, column, "public void", name + "At", List.of(index, value), model.tracked() ?
+                body(write(column, "checkIndex(index)", "value") + ";", "stampChanged(index);") :
                 body(write(column, "checkIndex(index)", "value") + ";"));
 
             final String order = column.type().isEnum() ? "Enum.compareTo" : column.type().compareClass() +
@@ -476,7 +486,9 @@ final class StorageGenerator
                         enumValues.get(column.enumType())) + ";"));
                 out.javadoc("Sets the " + field + " of the entity.");
                 method(Owner.REF, column, "public void", column.name(),
-                    List.of(new Parameter(javaType(column), erasure(column), "value")),
+                    List.of(new Parameter(javaType(column), erasure(column), "value")), model.tracked() ?
+                    body("final int at = " + slot + ";", column.type().write(address(column, "storage.", "at"),
+                        "value") + ";", "storage.stampChanged(at);") :
                     body(column.type().write(address(column, "storage.", slot), "value") + ";"));
             }
             out.javadoc("Reads the entity's component into a new record.", "", "@return the new record.");

@@ -79,6 +79,111 @@ final class ViewGenerator
         }
     }
 
+    /**
+     * Validates one element annotated {@code @dev.cairn.Observer} and, if it declares a correct observer, writes its
+     * class.
+     *
+     * @param element an element annotated {@code @dev.cairn.Observer}.
+     */
+    void generateObserver(final Element element)
+    {
+        final AnnotationMirror annotation = findAnnotation(element, CairnProcessor.OBSERVER);
+        if (annotation == null)
+        {
+            return;
+        }
+        if (element.getKind() != ElementKind.INTERFACE)
+        {
+            error(
+                "@Observer goes on an interface, but " + element.getSimpleName() + " is " +
+                article(element.getKind()) + "; declare it as 'interface " + element.getSimpleName() + " {}'",
+                element, null, null);
+            return;
+        }
+        final TypeElement observer = (TypeElement)element;
+        if (observer.getNestingKind() == NestingKind.LOCAL)
+        {
+            error("@Observer " + observer.getSimpleName() + " is declared inside a method, and the observer class " +
+                "generated for it could not name it; move it to a top-level or member declaration", observer, null,
+                null);
+            return;
+        }
+        final List<ViewComponent> added = new ArrayList<>();
+        final List<ViewComponent> updated = new ArrayList<>();
+        final List<ViewComponent> with = new ArrayList<>();
+        final List<ViewComponent> without = new ArrayList<>();
+        final AnnotationValue addedValue = elementValue(annotation, "added");
+        final AnnotationValue updatedValue = elementValue(annotation, "updated");
+        boolean valid = collect(observer, annotation, addedValue, "added", added);
+        valid &= collect(observer, annotation, updatedValue, "updated", updated);
+        valid &= collect(observer, annotation, elementValue(annotation, "with"), "with", with);
+        valid &= collect(observer, annotation, elementValue(annotation, "without"), "without", without);
+        if (!valid)
+        {
+            return;
+        }
+        if (added.isEmpty() && updated.isEmpty())
+        {
+            error("@Observer on " + observer.getSimpleName() + " has no trigger: list at least one @Component record " +
+                "in 'added' or 'updated'", observer, annotation, null);
+            return;
+        }
+        final ObserverModel model = new ObserverModel(observer, added, updated, with, without);
+        final List<ViewComponent> required = model.required();
+        if (required.size() > MAX_INCLUDED || without.size() > MAX_EXCLUDED)
+        {
+            error("@Observer on " + observer.getSimpleName() + " names " + required.size() + " required and " +
+                without.size() + " excluded components; a generated observer takes at most " + MAX_INCLUDED +
+                " and " + MAX_EXCLUDED + ": use World.observer() for a runtime observer", observer, annotation, null);
+            return;
+        }
+        for (final List<ViewComponent> list : List.of(added, updated, with, without))
+        {
+            final Set<String> seen = new HashSet<>();
+            for (final ViewComponent component : list)
+            {
+                if (!seen.add(component.record().getQualifiedName().toString()))
+                {
+                    error(component.record().getQualifiedName() + " is listed twice in one list of @Observer on " +
+                        observer.getSimpleName() + "; list it once", observer, annotation, component.value());
+                    valid = false;
+                }
+            }
+        }
+        final Map<String, ViewComponent> byName = new HashMap<>();
+        for (final ViewComponent component : required)
+        {
+            final ViewComponent clash = byName.putIfAbsent(component.name(), component);
+            if (clash != null)
+            {
+                error(component.record().getQualifiedName() + " and " + clash.record().getQualifiedName() +
+                    " would both be called '" + component.name() + "' in the observer generated for " +
+                    observer.getSimpleName() + "; give the records different simple names", observer, annotation,
+                    component.value());
+                valid = false;
+            }
+            for (final ViewComponent excluded : without)
+            {
+                if (excluded.record().equals(component.record()))
+                {
+                    error(component.record().getQualifiedName() + " is both required and in 'without' of @Observer " +
+                        "on " + observer.getSimpleName() + ": no entity could ever enter; remove it from one side",
+                        observer, annotation, excluded.value());
+                    valid = false;
+                }
+            }
+        }
+        if (valid)
+        {
+            final String packageName = GeneratedNames.packageOf(elements, observer);
+            final String className = GeneratedNames.observer(observer);
+            GeneratedSource.write(processingEnv, observer, "@Observer", GeneratedNames.OBSERVER_SUFFIX,
+                GeneratedNames.qualified(elements, observer, className),
+                new ObserverSource(model, packageName, className, GeneratedNames.canMarkGenerated(elements, observer))
+                    .render());
+        }
+    }
+
     private ViewModel validate(final Element element)
     {
         final AnnotationMirror annotation = findAnnotation(element, CairnProcessor.VIEW);
@@ -100,27 +205,20 @@ final class ViewGenerator
             return null;
         }
 
-        AnnotationValue withValue = null;
-        AnnotationValue withoutValue = null;
-        for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
-            annotation.getElementValues().entrySet())
-        {
-            final String name = entry.getKey().getSimpleName().toString();
-            if ("with".equals(name))
-            {
-                withValue = entry.getValue();
-            }
-            else if ("without".equals(name))
-            {
-                withoutValue = entry.getValue();
-            }
-        }
+        final AnnotationValue withValue = elementValue(annotation, "with");
+        final AnnotationValue withoutValue = elementValue(annotation, "without");
+        final AnnotationValue addedValue = elementValue(annotation, "added");
+        final AnnotationValue changedValue = elementValue(annotation, "changed");
 
         boolean valid = true;
         final List<ViewComponent> included = new ArrayList<>();
         final List<ViewComponent> excluded = new ArrayList<>();
+        final List<ViewComponent> added = new ArrayList<>();
+        final List<ViewComponent> changed = new ArrayList<>();
         valid &= collect(view, annotation, withValue, "with", included);
         valid &= collect(view, annotation, withoutValue, "without", excluded);
+        valid &= collect(view, annotation, addedValue, "added", added);
+        valid &= collect(view, annotation, changedValue, "changed", changed);
         if (!valid)
         {
             return null;
@@ -192,7 +290,82 @@ final class ViewGenerator
                 valid = false;
             }
         }
-        return valid ? new ViewModel(view, included, excluded) : null;
+        final List<ViewComponent> addedIncluded = trackedIncluded(view, annotation, "added", added, byRecord);
+        final List<ViewComponent> changedIncluded = trackedIncluded(view, annotation, "changed", changed, byRecord);
+        if (addedIncluded == null || changedIncluded == null)
+        {
+            return null;
+        }
+        return valid ? new ViewModel(view, included, excluded, addedIncluded, changedIncluded) : null;
+    }
+
+    /**
+     * The included components a tick filter names, after checking that each is included, tracked and listed once;
+     * null (with the errors reported) if one is not.
+     */
+    private List<ViewComponent> trackedIncluded(
+        final TypeElement view,
+        final AnnotationMirror annotation,
+        final String listName,
+        final List<ViewComponent> listed,
+        final Map<String, ViewComponent> includedByRecord)
+    {
+        final List<ViewComponent> result = new ArrayList<>();
+        boolean valid = true;
+        for (final ViewComponent component : listed)
+        {
+            final String recordName = component.record().getQualifiedName().toString();
+            final ViewComponent includedComponent = includedByRecord.get(recordName);
+            if (includedComponent == null)
+            {
+                error(recordName + " is in '" + listName + "' of @View on " + view.getSimpleName() + " but not in " +
+                    "'with': a view filters by the ticks of components it includes; add it to 'with'",
+                    view, annotation, component.value());
+                valid = false;
+            }
+            else if (!isTracked(component.record()))
+            {
+                error(recordName + " is in '" + listName + "' of @View on " + view.getSimpleName() + " but keeps no " +
+                    "change ticks: declare it @Component(tracked = true)", view, annotation, component.value());
+                valid = false;
+            }
+            else if (result.contains(includedComponent))
+            {
+                error(recordName + " is listed twice in '" + listName + "' of @View on " + view.getSimpleName() +
+                    "; list it once", view, annotation, component.value());
+                valid = false;
+            }
+            else
+            {
+                result.add(includedComponent);
+            }
+        }
+        return valid ? result : null;
+    }
+
+    private static boolean isTracked(final TypeElement record)
+    {
+        final AnnotationMirror component = findAnnotation(record, CairnProcessor.COMPONENT);
+        final AnnotationValue tracked = component == null ? null : elementValue(component, "tracked");
+        return tracked != null && Boolean.TRUE.equals(tracked.getValue());
+    }
+
+    private static String annotationName(final AnnotationMirror annotation)
+    {
+        return "@" + annotation.getAnnotationType().asElement().getSimpleName();
+    }
+
+    private static AnnotationValue elementValue(final AnnotationMirror annotation, final String name)
+    {
+        for (final Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry :
+            annotation.getElementValues().entrySet())
+        {
+            if (entry.getKey().getSimpleName().contentEquals(name))
+            {
+                return entry.getValue();
+            }
+        }
+        return null;
     }
 
     private boolean collect(
@@ -230,17 +403,17 @@ final class ViewGenerator
             if (record.getKind() != ElementKind.RECORD)
             {
                 error(
-                    record.getQualifiedName() + " in '" + listName + "' of @View on " + view.getSimpleName() +
-                    " is not a record; a view lists @Component records", view, annotation, value);
+                    record.getQualifiedName() + " in '" + listName + "' of " + annotationName(annotation) + " on " +
+                    view.getSimpleName() + " is not a record; list @Component records", view, annotation, value);
                 valid = false;
                 continue;
             }
             if (findAnnotation(record, CairnProcessor.COMPONENT) == null)
             {
                 error(
-                    record.getQualifiedName() + " in '" + listName + "' of @View on " + view.getSimpleName() +
-                    " is not a @Component record: annotate it with @dev.cairn.Component so Cairn generates its " +
-                    "storage", view, annotation, value);
+                    record.getQualifiedName() + " in '" + listName + "' of " + annotationName(annotation) + " on " +
+                    view.getSimpleName() + " is not a @Component record: annotate it with @dev.cairn.Component so " +
+                    "Cairn generates its storage", view, annotation, value);
                 valid = false;
                 continue;
             }

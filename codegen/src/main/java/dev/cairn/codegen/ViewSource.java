@@ -36,6 +36,10 @@ final class ViewSource
     private final List<ViewComponent> passed = new ArrayList<>();
     private final JavaWriter out = new JavaWriter();
     private final boolean markGenerated;
+    /** {@code "final int since, "} when iterations take a tick, else empty: the leading parameter of each walk. */
+    private final String sinceParameter;
+    /** {@code "since, "} or empty: the matching argument. */
+    private final String sinceArgument;
 
     ViewSource(final ViewModel model, final String packageName, final String viewName, final boolean markGenerated)
     {
@@ -45,6 +49,8 @@ final class ViewSource
         this.viewName = viewName;
         this.included = model.included();
         this.excluded = model.excluded();
+        this.sinceParameter = model.filtersByTick() ? "final int since, " : "";
+        this.sinceArgument = model.filtersByTick() ? "since, " : "";
         for (final ViewComponent component : included)
         {
             if (!component.tag())
@@ -215,12 +221,16 @@ final class ViewSource
 
     private void forEach()
     {
-        out.javadoc("Calls {@code action} once for each matching entity.",
-            "",
-            "@param action receives each entity and its components.",
-            "@throws IllegalStateException if called from inside an action of this same view, or if the world is " +
-                "closed; from {@code action}, closing the world or reordering the leading storage throws too.");
-        out.line("public void forEach(final Action action)");
+        final List<String> doc = new ArrayList<>(List.of("Calls {@code action} once for each matching entity.", ""));
+        if (model.filtersByTick())
+        {
+            doc.add("@param since  a tick: only entities whose " + filterDescription() + " after it are visited.");
+        }
+        doc.add("@param action receives each entity and its components.");
+        doc.add("@throws IllegalStateException if called from inside an action of this same view, or if the world is " +
+            "closed; from {@code action}, closing the world or reordering the leading storage throws too.");
+        out.javadoc(doc.toArray(new String[0]));
+        out.line("public void forEach(" + sinceParameter + "final Action action)");
         out.open();
         out.line(ENSURE_OPEN + "();");
         out.line("if (iterating)");
@@ -235,7 +245,7 @@ final class ViewSource
         out.open();
         if (included.size() == 1)
         {
-            out.line(forEachMethod(included.get(0)) + "(action);");
+            out.line(forEachMethod(included.get(0)) + "(" + sinceArgument + "action);");
         }
         else
         {
@@ -244,7 +254,7 @@ final class ViewSource
             for (int k = 0; k < included.size(); k++)
             {
                 out.line(k < included.size() - 1 ? "case " + k + ":" : "default:");
-                out.line("    " + forEachMethod(included.get(k)) + "(action);");
+                out.line("    " + forEachMethod(included.get(k)) + "(" + sinceArgument + "action);");
                 out.line("    break;");
             }
             out.close();
@@ -267,10 +277,12 @@ final class ViewSource
                 "{@code forEach}, a cursor loop cannot announce itself, so closing the world from another thread " +
                 "while one runs is a data race that may read freed memory: stop the loop first.",
             "",
+            model.filtersByTick() ? "@param since a tick: only entities whose " + filterDescription() +
+                " after it are visited." : null,
             "@return the cursor, before the first entity: call {@link Cursor#next()} first.");
-        out.line("public Cursor cursor()");
+        out.line("public Cursor cursor(" + (model.filtersByTick() ? "final int since" : "") + ")");
         out.open();
-        out.line("return cursor." + RESET + "();");
+        out.line("return cursor." + RESET + "(" + (model.filtersByTick() ? "since" : "") + ");");
         out.close();
     }
 
@@ -279,11 +291,13 @@ final class ViewSource
         out.javadoc("Counts the matching entities: the member count of a single-storage view, else by walking the " +
                 "leading storage.",
             "",
+            model.filtersByTick() ? "@param since a tick: count only entities whose " + filterDescription() +
+                " after it." : null,
             "@return how many entities an iteration started now would visit.");
-        out.line("public int count()");
+        out.line("public int count(" + (model.filtersByTick() ? "final int since" : "") + ")");
         out.open();
         out.line(ENSURE_OPEN + "();");
-        if (included.size() == 1 && excluded.isEmpty())
+        if (included.size() == 1 && excluded.isEmpty() && !model.filtersByTick())
         {
             out.line("return " + storageField(included.get(0)) + ".memberCount();");
             out.close();
@@ -298,6 +312,7 @@ final class ViewSource
         out.line("if (entity == Entity.NULL)");
         skip();
         probes(null, false);
+        tickFilters(null, null);
         out.line("count++;");
         out.close();
         out.line("return count;");
@@ -309,8 +324,10 @@ final class ViewSource
         out.javadoc("Whether an entity would be visited now: it has every included component and no excluded one.",
             "",
             "@param entity any value.",
+            model.filtersByTick() ? "@param since  a tick, as {@code forEach} takes it." : null,
             "@return true if it would be visited.");
-        out.line("public boolean contains(final long entity)");
+        out.line("public boolean contains(final long entity" + (model.filtersByTick() ? ", final int since" : "") +
+            ")");
         out.open();
         final List<String> terms = new ArrayList<>();
         for (final ViewComponent component : included)
@@ -320,6 +337,14 @@ final class ViewSource
         for (final ViewComponent component : excluded)
         {
             terms.add("!" + storageField(component) + ".contains(entity)");
+        }
+        for (final ViewComponent component : model.added())
+        {
+            terms.add(storageField(component) + ".addedSince(" + storageField(component) + ".indexOf(entity), since)");
+        }
+        for (final ViewComponent component : model.changed())
+        {
+            terms.add(storageField(component) + ".changedSince(" + storageField(component) + ".indexOf(entity), since)");
         }
         out.chain("return ", terms, "&&", ";");
         out.close();
@@ -356,7 +381,7 @@ final class ViewSource
     /** The loop {@code forEach} runs when {@code lead} is the smallest included storage. */
     private void forEachLedBy(final ViewComponent lead)
     {
-        out.line("private void " + forEachMethod(lead) + "(final Action action)");
+        out.line("private void " + forEachMethod(lead) + "(" + sinceParameter + "final Action action)");
         out.open();
         localStorages(null);
         for (final ViewComponent component : passed)
@@ -372,6 +397,7 @@ final class ViewSource
         out.open();
         leadEntity(lead, refLocal(lead));
         probes(lead, true);
+        tickFilters(lead, true);
         final List<String> arguments = new ArrayList<>();
         arguments.add("entity");
         for (final ViewComponent component : passed)
@@ -473,6 +499,10 @@ final class ViewSource
         out.line("private int index;");
         out.line("private long entity = Entity.NULL;");
         out.line("private int reorders;");
+        if (model.filtersByTick())
+        {
+            out.line("private int since;");
+        }
         out.blank();
         out.line("private Cursor()");
         out.open();
@@ -533,9 +563,13 @@ final class ViewSource
             out.close();
         }
         out.blank();
-        out.line("private Cursor " + RESET + "()");
+        out.line("private Cursor " + RESET + "(" + (model.filtersByTick() ? "final int since" : "") + ")");
         out.open();
         out.line(ENSURE_OPEN + "();");
+        if (model.filtersByTick())
+        {
+            out.line("this.since = since;");
+        }
         if (included.size() > 1)
         {
             out.line("lead = " + LEAD_ORDINAL + "();");
@@ -578,6 +612,7 @@ final class ViewSource
         out.open();
         leadEntity(lead, refField(lead));
         probes(lead, false);
+        tickFilters(lead, false);
         out.line("this.index = i;");
         out.line("this.entity = entity;");
         out.line("return true;");
@@ -646,6 +681,48 @@ final class ViewSource
             }
             skip();
         }
+    }
+
+    /**
+     * Emits the tick tests after the membership tests: each filtered component must have been added (or changed)
+     * after {@code since}. Its packed index is {@code i} when it leads, its Ref's index when the loop positioned one
+     * ({@code refLocals}: the walk's locals, false: the cursor's fields, null: none, as in count), else a lookup.
+     */
+    private void tickFilters(final ViewComponent lead, final Boolean refLocals)
+    {
+        for (final ViewComponent component : model.added())
+        {
+            tickFilter(component, "addedSince", lead, refLocals);
+        }
+        for (final ViewComponent component : model.changed())
+        {
+            tickFilter(component, "changedSince", lead, refLocals);
+        }
+    }
+
+    private void tickFilter(
+        final ViewComponent component, final String test, final ViewComponent lead, final Boolean refLocals)
+    {
+        final String storage = storageLocal(component);
+        final String index = component == lead ? "i" : refLocals != null && !component.tag() ?
+            (refLocals ? refLocal(component) : refField(component)) + ".index()" : storage + ".indexOf(entity, i)";
+        out.line("if (!" + storage + "." + test + "(" + index + ", since))");
+        skip();
+    }
+
+    /** What the tick filters ask, for Javadoc: "Position was added and Velocity changed". */
+    private String filterDescription()
+    {
+        final List<String> parts = new ArrayList<>();
+        for (final ViewComponent component : model.added())
+        {
+            parts.add("{@link " + component.record().getQualifiedName() + "} was added");
+        }
+        for (final ViewComponent component : model.changed())
+        {
+            parts.add("{@link " + component.record().getQualifiedName() + "} was written");
+        }
+        return String.join(" and ", parts);
     }
 
     private void localStorages(final ViewComponent except)

@@ -14,6 +14,7 @@ import dev.cairn.codegen.fixture.TransformStorage;
 import dev.cairn.codegen.fixture.Vec2;
 import dev.cairn.codegen.fixture.Wide;
 import dev.cairn.set.SparseSet;
+import dev.cairn.storage.Clock;
 import dev.cairn.storage.ComponentType;
 import org.junit.jupiter.api.Test;
 
@@ -289,7 +290,7 @@ final class GeneratedStorageTest
         assertEquals(Position.class, PositionStorage.TYPE.recordClass());
         assertEquals(DeletionPolicy.SWAP_AND_POP, PositionStorage.TYPE.policy());
         assertEquals(DeletionPolicy.IN_PLACE, Tags_InPlaceStorage.TYPE.policy());
-        try (PositionStorage positions = PositionStorage.TYPE.newStorage(null, null))
+        try (PositionStorage positions = PositionStorage.TYPE.newStorage(null, null, new Clock()))
         {
             assertSame(PositionStorage.TYPE, positions.type());
             assertEquals("Position storage", positions.name());

@@ -187,12 +187,25 @@ public final class EntityPool
     public void destroy(final long entity)
     {
         requireAlive(entity);
+        reserveRelease();
+        release(Entity.index(entity), Entity.version(entity));
+        alive--;
+    }
+
+    /**
+     * Makes sure the next {@link #destroy(long)} needs no memory, so that a caller can check everything that may
+     * fail before it changes anything.
+     *
+     * @throws IllegalStateException     if the pool is closed.
+     * @throws OffHeapExhaustedException if the free stack cannot grow; the pool is unchanged.
+     */
+    public void reserveRelease()
+    {
+        ensureOpen();
         if (freeCount == freeCapacity)
         {
             growFree(freeCount + 1);
         }
-        release(Entity.index(entity), Entity.version(entity));
-        alive--;
     }
 
     /**
@@ -279,6 +292,26 @@ public final class EntityPool
         }
         final int stored = versionAt(index);
         return stored >= 0 ? stored : stored == RETIRED ? Entity.MAX_VERSION : ~stored;
+    }
+
+    /**
+     * The alive entity at an index.
+     *
+     * @param index an entity index below {@link #createdCount()}.
+     * @return its handle, or {@link Entity#NULL} if the index is free or retired.
+     * @throws IndexOutOfBoundsException if the index was never created.
+     * @throws IllegalStateException     if the pool is closed.
+     */
+    public long aliveAt(final int index)
+    {
+        ensureOpen();
+        if (index < 0 || index >= created)
+        {
+            throw new IndexOutOfBoundsException(
+                "entity index " + index + " was never created: this pool has created indices [0, " + created + ")");
+        }
+        final int version = versionAt(index);
+        return version >= 0 ? Entity.combine(index, version) : Entity.NULL;
     }
 
     /**

@@ -324,6 +324,16 @@ public final class OffHeap
     }
 
     /**
+     * Unregisters a structure that freed its own blocks before this owner closes; a no-op if it is not registered.
+     *
+     * @param holder a holder passed to {@link #register(Holder)}.
+     */
+    public void unregister(final Holder holder)
+    {
+        holders.remove(holder);
+    }
+
+    /**
      * Whether {@link #close()} is under way or done. An iteration announces itself (so that
      * {@link Holder#isIterating()} is true) and then checks this; {@link #close()} sets it and then asks every
      * holder. Both write before they read, through volatile fields, so at least one of them sees the other: either

@@ -6,12 +6,14 @@ import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.Columns;
 import dev.cairn.memory.OffHeap;
+import dev.cairn.signal.Signal;
 import org.agrona.UnsafeApi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.function.LongConsumer;
 
 /**
@@ -65,6 +67,7 @@ public class SparseSet implements AutoCloseable
     private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
     private static final int ABSENT = -1;
     private static final long[] NO_PAGES = new long[0];
+    private static final long[] NO_ENTITIES = new long[0];
     private static final VarHandle ITERATIONS;
 
     static
@@ -82,6 +85,9 @@ public class SparseSet implements AutoCloseable
     private final DeletionPolicy policy;
     private final OffHeap offHeap;
     private final boolean ownsMemory;
+    /** Whether close() frees this set's blocks of memory it shares (a world's). */
+    private final boolean closable;
+    private final OffHeap.Holder holder;
     private final EntityPool pool;
     private final String name;
     /** Column 0: the packed handles; the columns after it: a storage's payload. */
@@ -104,6 +110,11 @@ public class SparseSet implements AutoCloseable
     private long layoutVersion;
     /** Counts the operations that reorder members on purpose (sort, sortAs, swapElements, compact). */
     private int reorderCount;
+    /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
+    private boolean hooked;
+    /** The members whose removal is being announced, innermost last: removing one again skips its listeners. */
+    private long[] announced = NO_ENTITIES;
+    private int announcedCount;
     /** Iterations in progress, from any thread; changed atomically through ITERATIONS. */
     @SuppressWarnings("unused")
     private volatile int iterations;
@@ -136,6 +147,34 @@ public class SparseSet implements AutoCloseable
         final String name,
         final int... payloadWidths)
     {
+        this(policy, offHeap, pool, name, false, payloadWidths);
+    }
+
+    /**
+     * Creates an empty set on memory it shares with others (a world's), which {@link #close()} nevertheless frees
+     * early: for structures such as observers that live shorter than their world. Closing the memory's owner frees it
+     * too.
+     *
+     * @param policy  what erase does.
+     * @param offHeap the owner of the memory.
+     * @param pool    if not null, only entities alive in this pool may be inserted.
+     * @param name    what exception messages call this set.
+     * @return the new set.
+     */
+    public static SparseSet onSharedMemory(
+        final DeletionPolicy policy, final OffHeap offHeap, final EntityPool pool, final String name)
+    {
+        return new SparseSet(policy, Objects.requireNonNull(offHeap, "offHeap"), pool, name, true);
+    }
+
+    private SparseSet(
+        final DeletionPolicy policy,
+        final OffHeap offHeap,
+        final EntityPool pool,
+        final String name,
+        final boolean closable,
+        final int... payloadWidths)
+    {
         if (policy == null)
         {
             throw new NullPointerException("policy");
@@ -149,7 +188,8 @@ public class SparseSet implements AutoCloseable
         widths[0] = Long.BYTES;
         System.arraycopy(payloadWidths, 0, widths, 1, payloadWidths.length);
         this.dense = new Columns(this.offHeap, widths);
-        this.offHeap.register(new OffHeap.Holder()
+        this.closable = closable;
+        this.holder = new OffHeap.Holder()
         {
             @Override
             public boolean isIterating()
@@ -168,7 +208,8 @@ public class SparseSet implements AutoCloseable
             {
                 return SparseSet.this.name;
             }
-        });
+        };
+        this.offHeap.register(holder);
     }
 
     /**
@@ -310,6 +351,10 @@ public class SparseSet implements AutoCloseable
     {
         ensureOpen();
         checkInsertable(entity);
+        if (hooked)
+        {
+            beforeInsert(entity);
+        }
         final int entityIndex = Entity.index(entity);
         long sparseAddress = sparseAddressOf(entityIndex);
         final boolean newPage = sparseAddress == 0;
@@ -400,7 +445,47 @@ public class SparseSet implements AutoCloseable
         {
             return false;
         }
+        if (hooked)
+        {
+            return removeHooked(entity, index);
+        }
         eraseAt(index, entity, sparseAddress);
+        return true;
+    }
+
+    /**
+     * Removes a member after telling {@link #beforeRemove}, which may change this set: the member is looked up again
+     * afterwards, and what the hook collected is rethrown once the removal is complete. Removing a member again while
+     * its removal is being announced does nothing: it goes once the announcement is over.
+     */
+    private boolean removeHooked(final long entity, final int index)
+    {
+        if (isAnnounced(entity))
+        {
+            return true;
+        }
+        if (announcedCount == announced.length)
+        {
+            announced = Arrays.copyOf(announced, Math.max(4, announcedCount * 2));
+        }
+        announced[announcedCount++] = entity;
+        final Throwable failure;
+        try
+        {
+            failure = beforeRemove(entity, index);
+        }
+        finally
+        {
+            announcedCount--;
+        }
+        ensureOpen();
+        final long sparseAddress = sparseAddressOf(Entity.index(entity));
+        final int now = indexOf(entity, sparseAddress);
+        if (now >= 0)
+        {
+            eraseAt(now, entity, sparseAddress);
+        }
+        Signal.rethrow(failure);
         return true;
     }
 
@@ -413,6 +498,10 @@ public class SparseSet implements AutoCloseable
     public final void clear()
     {
         ensureOpen();
+        if (hooked)
+        {
+            removeEachMember();
+        }
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
@@ -447,6 +536,49 @@ public class SparseSet implements AutoCloseable
         if (capacity > dense.capacity())
         {
             resizeDense(capacity);
+        }
+    }
+
+    /**
+     * Makes room so that inserting {@code entity} needs no memory as long as the set holds fewer than
+     * {@code members} entries: the capacity (grown geometrically) and the sparse page of its entity index. Structures
+     * that must follow another set exactly (observers) call it before that set changes, so that following the change
+     * cannot fail.
+     *
+     * @param entity  a well-formed handle.
+     * @param members how many entries the set must be able to hold.
+     * @throws IllegalArgumentException  if {@code entity} is not a well-formed handle.
+     * @throws IllegalStateException     if the set is closed, or {@code members} exceeds {@link #MAX_CAPACITY}.
+     * @throws OffHeapExhaustedException if the memory cannot be allocated; the set is unchanged.
+     */
+    public final void reserveFor(final long entity, final int members)
+    {
+        ensureOpen();
+        if (!Entity.isWellFormed(entity))
+        {
+            throw new IllegalArgumentException(
+                "cannot reserve room for " + Entity.toString(entity) + " in " + name + ": it is not an entity handle");
+        }
+        final int entityIndex = Entity.index(entity);
+        final boolean newPage = sparseAddressOf(entityIndex) == 0;
+        if (newPage)
+        {
+            allocatePage(entityIndex >>> PAGE_SHIFT);
+        }
+        if (members > dense.capacity())
+        {
+            try
+            {
+                ensureCapacity(members);
+            }
+            catch (final RuntimeException ex)
+            {
+                if (newPage)
+                {
+                    freePage(entityIndex >>> PAGE_SHIFT);
+                }
+                throw ex;
+            }
         }
     }
 
@@ -737,17 +869,37 @@ public class SparseSet implements AutoCloseable
     @Override
     public void close()
     {
-        if (!ownsMemory)
+        if (ownsMemory)
         {
-            if (closed)
+            offHeap.close();
+            return;
+        }
+        if (closed)
+        {
+            return;
+        }
+        if (closable)
+        {
+            if (isIterating())
             {
-                return;
+                throw new IllegalStateException(
+                    name + " cannot be closed while it is being iterated (from this or another thread): it would " +
+                    "free memory the iteration reads; close it after the iteration returns");
             }
-            throw new IllegalStateException(
+            offHeap.unregister(holder);
+            for (int page = 0; page < pageAddresses.length; page++)
+            {
+                if (pageAddresses[page] != 0)
+                {
+                    freePage(page);
+                }
+            }
+            forgetMemory();
+            return;
+        }
+        throw new IllegalStateException(
                 name + " belongs to a World and lives as long as it: close the World instead (closing one storage " +
                 "would leave the world's entities half-removed)");
-        }
-        offHeap.close();
     }
 
     /**
@@ -860,6 +1012,42 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Turns the insert and remove hooks on or off: while on, {@link #insert(long)} calls {@link #beforeInsert(long)},
+     * and removal ({@link #remove(long)}, {@link #erase(long)}, {@link #clear()}) calls {@link #beforeRemove} for
+     * each member it removes. While off, which is the default, they cost one test of a field.
+     *
+     * @param hooked whether the hooks run.
+     */
+    protected final void hook(final boolean hooked)
+    {
+        this.hooked = hooked;
+    }
+
+    /**
+     * Called by {@link #insert(long)} once the entity is known to be insertable and before anything changes: a
+     * subclass makes room in whatever it keeps beside the set. May throw; nothing has changed then.
+     *
+     * @param entity the entity about to be inserted.
+     */
+    protected void beforeInsert(final long entity)
+    {
+    }
+
+    /**
+     * Called before a member is removed, while it is still at {@code index}. It may change this set (removing the
+     * member itself does nothing until it returns): removal looks the member up again afterwards. It should not throw; it returns what it caught,
+     * which is rethrown once the removal is complete.
+     *
+     * @param entity the member about to be removed.
+     * @param index  its packed index.
+     * @return what the subclass's listeners threw, or null.
+     */
+    protected Throwable beforeRemove(final long entity, final int index)
+    {
+        return null;
+    }
+
+    /**
      * The member at packed index {@code index}, for flyweights that remember what they point at:
      * {@link Entity#NULL} when {@code index} is outside {@code [0, extent())} or holds a tombstone.
      *
@@ -942,6 +1130,53 @@ public class SparseSet implements AutoCloseable
             "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
             ", which is no longer at that index (removed, or moved by a swap, sort or compact since); " +
             "move the Ref again, or read the entity's fields through the storage by entity");
+    }
+
+    /**
+     * Removes every member through {@link #remove(long)}, so that {@link #beforeRemove} sees each one; members its
+     * listeners add meanwhile are removed too.
+     */
+    private boolean isAnnounced(final long entity)
+    {
+        for (int i = 0; i < announcedCount; i++)
+        {
+            if (announced[i] == entity)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void removeEachMember()
+    {
+        Throwable failure = null;
+        while (memberCount > 0)
+        {
+            final int before = memberCount;
+            for (int i = extent; (i = Math.min(i, extent) - 1) >= 0; )
+            {
+                final long entity = packedGet(i);
+                if (entity >= 0)
+                {
+                    try
+                    {
+                        remove(entity);
+                    }
+                    catch (final RuntimeException | Error thrown)
+                    {
+                        failure = Signal.collect(failure, thrown);
+                    }
+                }
+            }
+            if (memberCount >= before)
+            {
+                failure = Signal.collect(failure, new IllegalStateException(
+                    "cannot clear " + name + ": its listeners add members as fast as clear() removes them"));
+                break;
+            }
+        }
+        Signal.rethrow(failure);
     }
 
     /** Erases the member at {@code index}, whose sparse entry is at {@code sparseAddress}. */

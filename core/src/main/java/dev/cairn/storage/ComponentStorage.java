@@ -3,7 +3,13 @@ package dev.cairn.storage;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.set.SparseSet;
+import dev.cairn.signal.ComponentListener;
+import dev.cairn.signal.ComponentSignal;
+import dev.cairn.signal.Connection;
+import dev.cairn.signal.Signal;
 import org.agrona.UnsafeApi;
+
+import java.util.Arrays;
 
 /**
  * A sparse set whose payload columns hold one component per member, one column per primitive field of the record;
@@ -16,12 +22,36 @@ import org.agrona.UnsafeApi;
  * writes the column through the raw accessors here, which check nothing. This class also gives the record-level
  * operations that the {@link dev.cairn.World}'s convenience methods need. Those allocate a record per call and are
  * meant for code that is not hot.
+ * <p>
+ * <b>Signals.</b> Listeners connected with {@link #onAdded}, {@link #onUpdated} and {@link #onRemoving} hear every
+ * add (after the values are written), every {@code patch} and {@link #markUpdated(long)}, and every removal (before
+ * the slot is reused, also from {@link dev.cairn.World#destroy(long)}, {@link #clear()} and inside iterations).
+ * Engine structures that must stay exact (observers, groups) follow the storage through {@link StorageHook}s, which
+ * hear of an add before the listeners and of a removal after them. With nothing connected, an add or a removal costs
+ * one test of a field more.
+ * <p>
+ * <b>Change ticks.</b> A storage of a tracked component keeps two hidden columns beside the fields: the
+ * {@link Clock} tick at which each component was added and the tick at which it was last written. Generated code
+ * stamps them on every write path; {@link #addedSince(int, int)} and {@link #changedSince(int, int)} read them.
  *
  * @param <R> the component record.
  */
 public abstract class ComponentStorage<R extends Record> extends SparseSet
 {
+    private static final StorageHook[] NO_HOOKS = new StorageHook[0];
+
     private final ComponentType<R, ?> type;
+    /** The world's clock, read by every tracked write. */
+    protected final Clock clock;
+    private final boolean tracked;
+    private final int addedTickColumn;
+    private final ComponentSignal added;
+    private final ComponentSignal updated;
+    private final ComponentSignal removing;
+    private StorageHook[] hooks = NO_HOOKS;
+    private boolean signalled;
+    private long addedTicks;
+    private long changedTicks;
 
     /**
      * Creates an empty storage.
@@ -29,13 +59,42 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @param type         the component type.
      * @param offHeap      owner of the memory, or null for a storage that owns its memory.
      * @param pool         the pool entities must be alive in, or null to accept any well-formed handle.
-     * @param columnWidths byte width of each column.
+     * @param clock        the clock of the world (or of this storage alone) that tracked components are stamped with.
+     * @param columnWidths byte width of each field column; a tracked storage adds its two tick columns after them.
      */
     protected ComponentStorage(
-        final ComponentType<R, ?> type, final OffHeap offHeap, final EntityPool pool, final int[] columnWidths)
+        final ComponentType<R, ?> type,
+        final OffHeap offHeap,
+        final EntityPool pool,
+        final Clock clock,
+        final int[] columnWidths)
     {
-        super(type.policy(), offHeap, pool, displayName(type.recordClass()) + " storage", columnWidths);
+        super(type.policy(), offHeap, pool, displayName(type.recordClass()) + " storage",
+            withTickColumns(columnWidths, type.isTracked()));
         this.type = type;
+        this.clock = clock;
+        this.tracked = type.isTracked();
+        this.addedTickColumn = columnWidths.length;
+        final String name = name();
+        this.added = new ComponentSignal(name + ": added", this::listenersChanged);
+        this.updated = new ComponentSignal(name + ": updated", this::listenersChanged);
+        this.removing = new ComponentSignal(name + ": removing", this::listenersChanged);
+        if (tracked)
+        {
+            clock.track(this);
+        }
+    }
+
+    private static int[] withTickColumns(final int[] columnWidths, final boolean tracked)
+    {
+        if (!tracked)
+        {
+            return columnWidths;
+        }
+        final int[] widths = Arrays.copyOf(columnWidths, columnWidths.length + 2);
+        widths[columnWidths.length] = Integer.BYTES;
+        widths[columnWidths.length + 1] = Integer.BYTES;
+        return widths;
     }
 
     private static String displayName(final Class<?> recordClass)
@@ -54,6 +113,187 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     public final ComponentType<R, ?> type()
     {
         return type;
+    }
+
+    /**
+     * Connects a listener to every add of this component, called after the values are written, with the packed index
+     * the component occupies then.
+     *
+     * @param listener the listener.
+     * @return its connection: close it to disconnect.
+     */
+    public final Connection onAdded(final ComponentListener listener)
+    {
+        ensureOpen();
+        return added.connect(listener);
+    }
+
+    /**
+     * Connects a listener to every update of this component: a {@code patch} of the whole component (by fields or
+     * by record) and {@link #markUpdated(long)}. Writes of single fields do not signal; tracked components record
+     * them in their change ticks.
+     *
+     * @param listener the listener.
+     * @return its connection: close it to disconnect.
+     */
+    public final Connection onUpdated(final ComponentListener listener)
+    {
+        ensureOpen();
+        return updated.connect(listener);
+    }
+
+    /**
+     * Connects a listener to every removal of this component, called before the slot is reused, while the values can
+     * still be read at the given index: {@code remove}, {@code erase}, {@link #clear()},
+     * {@link dev.cairn.World#destroy(long)} and {@link dev.cairn.World#clear()}.
+     *
+     * @param listener the listener.
+     * @return its connection: close it to disconnect.
+     */
+    public final Connection onRemoving(final ComponentListener listener)
+    {
+        ensureOpen();
+        return removing.connect(listener);
+    }
+
+    /**
+     * Attaches an engine structure that must follow this storage exactly (an observer, a group): it hears of every
+     * add before the listeners and of every removal after them, and may reserve room before an insert.
+     *
+     * @param hook the structure.
+     * @throws IllegalStateException if the storage is closed.
+     */
+    public final void attach(final StorageHook hook)
+    {
+        ensureOpen();
+        hooks = Arrays.copyOf(hooks, hooks.length + 1);
+        hooks[hooks.length - 1] = hook;
+        listenersChanged();
+    }
+
+    /**
+     * Detaches a structure attached with {@link #attach}; a no-op if it is not attached.
+     *
+     * @param hook the structure.
+     */
+    public final void detach(final StorageHook hook)
+    {
+        for (int i = 0; i < hooks.length; i++)
+        {
+            if (hooks[i] == hook)
+            {
+                final StorageHook[] shrunk = new StorageHook[hooks.length - 1];
+                System.arraycopy(hooks, 0, shrunk, 0, i);
+                System.arraycopy(hooks, i + 1, shrunk, i, hooks.length - i - 1);
+                hooks = shrunk.length == 0 ? NO_HOOKS : shrunk;
+                listenersChanged();
+                return;
+            }
+        }
+    }
+
+    /**
+     * Whether any listener or engine structure follows this storage's adds, updates or removals.
+     *
+     * @return true if an add or a removal sends an event.
+     */
+    public final boolean isSignalled()
+    {
+        return signalled;
+    }
+
+    /**
+     * Tells the update listeners (and stamps the change tick of a tracked component) that an entity's component
+     * changed, for code that wrote its fields one by one.
+     *
+     * @param entity an entity with this component.
+     * @throws IllegalArgumentException if the entity does not have this component.
+     * @throws IllegalStateException    if the storage is closed.
+     */
+    public final void markUpdated(final long entity)
+    {
+        final int index = requireIndex(entity);
+        if (tracked)
+        {
+            stampChanged(index);
+        }
+        updated(entity, index);
+    }
+
+    /**
+     * Whether this component's storage records change ticks ({@code @Component(tracked = true)}).
+     *
+     * @return true if it does.
+     */
+    public final boolean isTracked()
+    {
+        return tracked;
+    }
+
+    /**
+     * The clock this storage's change ticks come from: its world's, or its own for a standalone storage.
+     *
+     * @return the clock.
+     */
+    public final Clock clock()
+    {
+        return clock;
+    }
+
+    /**
+     * The tick at which the component at a packed index was added.
+     *
+     * @param index a packed index from 0 to {@link #size()} - 1.
+     * @return the tick.
+     * @throws IllegalStateException     if the component is not tracked, or the storage is closed.
+     * @throws IndexOutOfBoundsException if the index is out of range.
+     */
+    public final int addedTickAt(final int index)
+    {
+        requireTracked();
+        return UnsafeApi.getInt(addedTicks + (long)checkIndex(index) * Integer.BYTES);
+    }
+
+    /**
+     * The tick at which the component at a packed index was last written (or added).
+     *
+     * @param index a packed index from 0 to {@link #size()} - 1.
+     * @return the tick.
+     * @throws IllegalStateException     if the component is not tracked, or the storage is closed.
+     * @throws IndexOutOfBoundsException if the index is out of range.
+     */
+    public final int changedTickAt(final int index)
+    {
+        requireTracked();
+        return UnsafeApi.getInt(changedTicks + (long)checkIndex(index) * Integer.BYTES);
+    }
+
+    /**
+     * Whether the component at a packed index was added after tick {@code since}.
+     *
+     * @param index a packed index from 0 to {@link #size()} - 1.
+     * @param since a tick, for example one {@link Clock#advance()} returned.
+     * @return true if it was added in a later tick.
+     * @throws IllegalStateException     if the component is not tracked, or the storage is closed.
+     * @throws IndexOutOfBoundsException if the index is out of range.
+     */
+    public final boolean addedSince(final int index, final int since)
+    {
+        return addedTickAt(index) - clock.comparable(since) > 0;
+    }
+
+    /**
+     * Whether the component at a packed index was written (or added) after tick {@code since}.
+     *
+     * @param index a packed index from 0 to {@link #size()} - 1.
+     * @param since a tick, for example one {@link Clock#advance()} returned.
+     * @return true if it was written in a later tick.
+     * @throws IllegalStateException     if the component is not tracked, or the storage is closed.
+     * @throws IndexOutOfBoundsException if the index is out of range.
+     */
+    public final boolean changedSince(final int index, final int since)
+    {
+        return changedTickAt(index) - clock.comparable(since) > 0;
     }
 
     /**
@@ -92,6 +332,181 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @throws IndexOutOfBoundsException if the index is out of range.
      */
     public abstract R getAt(int index);
+
+    /**
+     * Called by generated code once an added component's values are written: stamps its ticks if tracked and tells
+     * the hooks and listeners.
+     *
+     * @param entity the entity.
+     * @param index  the packed index {@link #insert(long)} gave it.
+     * @return where the component is once the hooks and listeners have run (a group may have moved it; -1 if a
+     * listener removed it).
+     */
+    protected final int added(final long entity, final int index)
+    {
+        if (tracked)
+        {
+            final long offset = (long)index * Integer.BYTES;
+            final int now = clock.now();
+            UnsafeApi.putInt(addedTicks + offset, now);
+            UnsafeApi.putInt(changedTicks + offset, now);
+        }
+        return signalled ? sendAdded(entity, index) : index;
+    }
+
+    /**
+     * Called by generated code after a whole component was overwritten ({@code patch}): stamps its change tick if
+     * tracked and tells the hooks and listeners.
+     *
+     * @param entity the entity.
+     * @param index  its packed index.
+     */
+    protected final void updated(final long entity, final int index)
+    {
+        if (tracked)
+        {
+            stampChanged(index);
+        }
+        if (signalled)
+        {
+            sendUpdated(entity, index);
+        }
+    }
+
+    /**
+     * Stamps the change tick of the component at a checked packed index with the clock's current tick; generated
+     * writers of a tracked component call it after every write.
+     *
+     * @param index a packed index below {@link #size()}.
+     */
+    protected final void stampChanged(final int index)
+    {
+        UnsafeApi.putInt(changedTicks + (long)index * Integer.BYTES, clock.now());
+    }
+
+    /** Raises every recorded tick older than {@code oldest} to it; see {@link Clock}. */
+    final void raiseTicks(final int oldest)
+    {
+        if (isClosed())
+        {
+            return;
+        }
+        for (int i = 0; i < size(); i++)
+        {
+            final long offset = (long)i * Integer.BYTES;
+            if (UnsafeApi.getInt(addedTicks + offset) - oldest < 0)
+            {
+                UnsafeApi.putInt(addedTicks + offset, oldest);
+            }
+            if (UnsafeApi.getInt(changedTicks + offset) - oldest < 0)
+            {
+                UnsafeApi.putInt(changedTicks + offset, oldest);
+            }
+        }
+    }
+
+    @Override
+    protected void columnsMoved()
+    {
+        if (tracked)
+        {
+            addedTicks = columnAddress(addedTickColumn);
+            changedTicks = columnAddress(addedTickColumn + 1);
+        }
+    }
+
+    @Override
+    protected final void beforeInsert(final long entity)
+    {
+        for (final StorageHook hook : hooks)
+        {
+            hook.reserve(entity);
+        }
+    }
+
+    @Override
+    protected final Throwable beforeRemove(final long entity, final int index)
+    {
+        Throwable failure = removing.send(this, entity, index, null);
+        for (final StorageHook hook : hooks)
+        {
+            final int now = indexOf(entity);
+            if (now < 0)
+            {
+                break;
+            }
+            try
+            {
+                hook.removing(entity, now);
+            }
+            catch (final Throwable thrown)
+            {
+                failure = Signal.collect(failure, thrown);
+            }
+        }
+        return failure;
+    }
+
+    private int sendAdded(final long entity, final int index)
+    {
+        Throwable failure = null;
+        int now = index;
+        for (final StorageHook hook : hooks)
+        {
+            try
+            {
+                hook.added(entity, now);
+            }
+            catch (final Throwable thrown)
+            {
+                failure = Signal.collect(failure, thrown);
+            }
+            now = indexOf(entity);
+            if (now < 0)
+            {
+                Signal.rethrow(failure);
+                return now;
+            }
+        }
+        failure = added.send(this, entity, now, failure);
+        Signal.rethrow(failure);
+        return indexOf(entity);
+    }
+
+    private void sendUpdated(final long entity, final int index)
+    {
+        Throwable failure = null;
+        for (final StorageHook hook : hooks)
+        {
+            try
+            {
+                hook.updated(entity, index);
+            }
+            catch (final Throwable thrown)
+            {
+                failure = Signal.collect(failure, thrown);
+            }
+        }
+        failure = updated.send(this, entity, index, failure);
+        Signal.rethrow(failure);
+    }
+
+    private void listenersChanged()
+    {
+        signalled = hooks.length > 0 || !added.isEmpty() || !updated.isEmpty() || !removing.isEmpty();
+        hook(hooks.length > 0 || !removing.isEmpty());
+    }
+
+    private void requireTracked()
+    {
+        if (!tracked)
+        {
+            ensureOpen();
+            throw new IllegalStateException(
+                type.recordClass().getSimpleName() + " is not tracked, so its storage keeps no change ticks; " +
+                "declare it @Component(tracked = true)");
+        }
+    }
 
     /**
      * Reads a {@code byte} at a raw address.

@@ -30,10 +30,17 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
          *
          * @param offHeap owner of its memory, or null for a storage that owns its memory.
          * @param pool    the pool its entities must be alive in, or null to accept any well-formed handle.
+         * @param clock   the clock its change ticks come from.
          * @return the new storage.
          */
-        S create(OffHeap offHeap, EntityPool pool);
+        S create(OffHeap offHeap, EntityPool pool, Clock clock);
     }
+
+    /** What a generated storage passes to {@link #register} for a {@code @Component(tracked = true)} record. */
+    public static final boolean TRACKED = true;
+
+    /** What a generated storage passes to {@link #register} for a record whose storage keeps no change ticks. */
+    public static final boolean UNTRACKED = false;
 
     private static final AtomicInteger NEXT_ID = new AtomicInteger();
     private static final ConcurrentHashMap<Class<?>, ComponentType<?, ?>> BY_RECORD = new ConcurrentHashMap<>();
@@ -41,14 +48,20 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
     private final int id;
     private final Class<R> recordClass;
     private final DeletionPolicy policy;
+    private final boolean tracked;
     private final Factory<S> factory;
 
     private ComponentType(
-        final int id, final Class<R> recordClass, final DeletionPolicy policy, final Factory<S> factory)
+        final int id,
+        final Class<R> recordClass,
+        final DeletionPolicy policy,
+        final boolean tracked,
+        final Factory<S> factory)
     {
         this.id = id;
         this.recordClass = recordClass;
         this.policy = policy;
+        this.tracked = tracked;
         this.factory = factory;
     }
 
@@ -57,6 +70,7 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
      *
      * @param recordClass the component record.
      * @param policy      its deletion policy.
+     * @param tracked     whether its storage records change ticks.
      * @param factory     builds its storage.
      * @param <R>         the component record.
      * @param <S>         its storage.
@@ -64,9 +78,10 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
      * @throws IllegalStateException if the record is already registered.
      */
     public static <R extends Record, S extends ComponentStorage<R>> ComponentType<R, S> register(
-        final Class<R> recordClass, final DeletionPolicy policy, final Factory<S> factory)
+        final Class<R> recordClass, final DeletionPolicy policy, final boolean tracked, final Factory<S> factory)
     {
-        final ComponentType<R, S> type = new ComponentType<>(NEXT_ID.getAndIncrement(), recordClass, policy, factory);
+        final ComponentType<R, S> type =
+            new ComponentType<>(NEXT_ID.getAndIncrement(), recordClass, policy, tracked, factory);
         if (BY_RECORD.putIfAbsent(recordClass, type) != null)
         {
             throw new IllegalStateException(recordClass.getName() + " is registered twice");
@@ -166,20 +181,32 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
     }
 
     /**
+     * Whether the record is declared {@code @Component(tracked = true)}: its storage records change ticks.
+     *
+     * @return true if tracked.
+     */
+    public boolean isTracked()
+    {
+        return tracked;
+    }
+
+    /**
      * Builds an empty storage.
      *
      * @param offHeap owner of its memory, or null for a storage that owns (and on close frees) its memory.
      * @param pool    the pool its entities must be alive in, or null to accept any well-formed handle.
+     * @param clock   the clock its change ticks come from.
      * @return the new storage.
      */
-    public S newStorage(final OffHeap offHeap, final EntityPool pool)
+    public S newStorage(final OffHeap offHeap, final EntityPool pool, final Clock clock)
     {
-        return factory.create(offHeap, pool);
+        return factory.create(offHeap, pool, clock);
     }
 
     @Override
     public String toString()
     {
-        return "ComponentType[" + recordClass.getName() + ", id=" + id + ", " + policy + "]";
+        return "ComponentType[" + recordClass.getName() + ", id=" + id + ", " + policy + (tracked ? ", tracked" : "") +
+            "]";
     }
 }

@@ -43,9 +43,22 @@ import java.util.function.LongConsumer;
  */
 public final class RuntimeView
 {
+    private static final TickFilter[] NO_FILTERS = new TickFilter[0];
+
     private final Storages world;
     private final SparseSet[] included;
     private final SparseSet[] excluded;
+    private final TickFilter[] filters;
+
+    /** Visits only entities whose tracked component at {@code storage} was added (or changed) after {@code since}. */
+    private record TickFilter(ComponentStorage<?> storage, boolean added, int since)
+    {
+        boolean passes(final long entity, final int hint)
+        {
+            final int index = storage.indexOf(entity, hint);
+            return added ? storage.addedSince(index, since) : storage.changedSince(index, since);
+        }
+    }
 
     /**
      * Creates a view over sets, not tied to a world: {@link #without(Class[])} is then unavailable.
@@ -71,6 +84,16 @@ public final class RuntimeView
     public RuntimeView(
         final Storages world, final List<? extends SparseSet> included, final List<? extends SparseSet> excluded)
     {
+        this(world, included, excluded, NO_FILTERS);
+    }
+
+    private RuntimeView(
+        final Storages world,
+        final List<? extends SparseSet> included,
+        final List<? extends SparseSet> excluded,
+        final TickFilter[] filters)
+    {
+        this.filters = filters;
         if (included.isEmpty())
         {
             throw new IllegalArgumentException(
@@ -105,7 +128,49 @@ public final class RuntimeView
         ensureOpen();
         final List<SparseSet> all = new ArrayList<>(Arrays.asList(excluded));
         all.addAll(Arrays.asList(more));
-        return new RuntimeView(world, Arrays.asList(included), all);
+        return new RuntimeView(world, Arrays.asList(included), all, filters);
+    }
+
+    /**
+     * A view like this one that visits only entities whose component of {@code recordClass} was added after tick
+     * {@code since}.
+     *
+     * @param recordClass an included component declared {@code @Component(tracked = true)}.
+     * @param since       a tick, for example one {@link dev.cairn.World#advanceTick()} returned.
+     * @return a new view; this one is unchanged.
+     * @throws IllegalArgumentException if the view does not include that component, or it is not tracked.
+     */
+    public RuntimeView addedSince(final Class<? extends Record> recordClass, final int since)
+    {
+        return filtered(recordClass, true, since);
+    }
+
+    /**
+     * A view like this one that visits only entities whose component of {@code recordClass} was written (or added)
+     * after tick {@code since}.
+     *
+     * @param recordClass an included component declared {@code @Component(tracked = true)}.
+     * @param since       a tick, for example one {@link dev.cairn.World#advanceTick()} returned.
+     * @return a new view; this one is unchanged.
+     * @throws IllegalArgumentException if the view does not include that component, or it is not tracked.
+     */
+    public RuntimeView changedSince(final Class<? extends Record> recordClass, final int since)
+    {
+        return filtered(recordClass, false, since);
+    }
+
+    private RuntimeView filtered(final Class<? extends Record> recordClass, final boolean added, final int since)
+    {
+        final ComponentStorage<?> storage = storage(recordClass);
+        if (!storage.isTracked())
+        {
+            throw new IllegalArgumentException(
+                recordClass.getName() + " is not tracked, so its storage keeps no change ticks; declare it " +
+                "@Component(tracked = true) to filter a view by " + (added ? "additions" : "changes"));
+        }
+        final TickFilter[] more = Arrays.copyOf(filters, filters.length + 1);
+        more[filters.length] = new TickFilter(storage, added, since);
+        return new RuntimeView(world, Arrays.asList(included), Arrays.asList(excluded), more);
     }
 
     /**
@@ -258,6 +323,13 @@ public final class RuntimeView
                 return false;
             }
         }
+        for (final TickFilter filter : filters)
+        {
+            if (!filter.passes(entity, -1))
+            {
+                return false;
+            }
+        }
         return true;
     }
 
@@ -330,7 +402,14 @@ public final class RuntimeView
     @Override
     public String toString()
     {
-        return "RuntimeView[with=" + names(included) + ", without=" + names(excluded) + "]";
+        final StringBuilder text = new StringBuilder("RuntimeView[with=").append(names(included))
+            .append(", without=").append(names(excluded));
+        for (final TickFilter filter : filters)
+        {
+            text.append(", ").append(filter.storage().type().recordClass().getSimpleName())
+                .append(filter.added() ? " added" : " changed").append(" since ").append(filter.since());
+        }
+        return text.append(']').toString();
     }
 
     /** Whether {@code entity}, at index {@code i} of {@code lead}, is in every other included set, no excluded one. */
@@ -346,6 +425,13 @@ public final class RuntimeView
         for (final SparseSet set : excluded)
         {
             if (set.indexOf(entity) >= 0)
+            {
+                return false;
+            }
+        }
+        for (final TickFilter filter : filters)
+        {
+            if (!filter.passes(entity, i))
             {
                 return false;
             }

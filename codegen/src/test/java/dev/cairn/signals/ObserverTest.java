@@ -1,0 +1,300 @@
+package dev.cairn.signals;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.observer.RuntimeObserver;
+import dev.cairn.signals.SignalFixtures.Body;
+import dev.cairn.signals.SignalFixtures.Ghost;
+import dev.cairn.signals.SignalFixtures.Speed;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Observers, generated and built at run time: who enters, who leaves, clearing, closing, and that following a storage
+ * never fails half-way.
+ */
+final class ObserverTest
+{
+    private final World world = new World(1 << 16);
+    private final SignalFixtures_BodyStorage bodies = world.storage(SignalFixtures_BodyStorage.TYPE);
+    private final SignalFixtures_SpeedStorage speeds = world.storage(SignalFixtures_SpeedStorage.TYPE);
+    private final SignalFixtures_HealthStorage healths = world.storage(SignalFixtures_HealthStorage.TYPE);
+    private final SignalFixtures_StunnedStorage stunned = world.storage(SignalFixtures_StunnedStorage.TYPE);
+    private final SignalFixtures_GhostStorage ghosts = world.storage(SignalFixtures_GhostStorage.TYPE);
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    @Test
+    void anEntityEntersWhenATriggerFiresAndItMatchesAndAppearsOnceHoweverOftenItChanged()
+    {
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        final long moving = world.create();
+        final long noSpeed = world.create();
+        final long ghost = world.create();
+        speeds.emplace(moving, 1);
+        ghosts.emplace(ghost);
+        speeds.emplace(ghost, 1);
+
+        bodies.emplace(moving, 1f, 1f);
+        bodies.patch(moving, 2f, 2f);
+        bodies.markUpdated(moving);
+        bodies.emplace(noSpeed, 1f, 1f);
+        bodies.emplace(ghost, 1f, 1f);
+
+        assertEquals(Set.of(moving), visited(observer));
+        assertEquals(1, observer.size());
+        speeds.emplace(noSpeed, 1);
+        assertFalse(observer.contains(noSpeed), "gaining a 'with' component is no trigger");
+        bodies.x(noSpeed, 5f);
+        assertFalse(observer.contains(noSpeed), "a field write is no update");
+        bodies.patch(noSpeed, 5f, 5f);
+        assertTrue(observer.contains(noSpeed));
+    }
+
+    @Test
+    void anEntityLeavesWhenItStopsMatchingOrIsDestroyedAndClearEmptiesTheObserver()
+    {
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        final long[] e = new long[5];
+        for (int i = 0; i < e.length; i++)
+        {
+            e[i] = world.create();
+            speeds.emplace(e[i], i);
+            bodies.emplace(e[i], i, i);
+        }
+        assertEquals(5, observer.size());
+
+        speeds.erase(e[0]);
+        bodies.erase(e[1]);
+        ghosts.emplace(e[2]);
+        world.destroy(e[3]);
+
+        assertEquals(Set.of(e[4]), visited(observer));
+        observer.clear();
+        assertTrue(observer.isEmpty());
+        ghosts.erase(e[2]);
+        bodies.patch(e[2], 0f, 0f);
+        assertEquals(Set.of(e[2]), visited(observer), "it observes on after a clear");
+    }
+
+    @Test
+    void theActionReceivesPositionedRefsAndMayRemoveTheEntityItVisits()
+    {
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        for (int i = 0; i < 10; i++)
+        {
+            final long entity = world.create();
+            speeds.emplace(entity, i);
+            bodies.emplace(entity, i, 0f);
+        }
+        final List<String> seen = new ArrayList<>();
+
+        observer.forEach((entity, body, speed) ->
+        {
+            seen.add(body.x() + "/" + speed.v());
+            if (speed.v() % 2 == 0)
+            {
+                world.destroy(entity);
+            }
+        });
+
+        assertEquals(10, seen.size());
+        for (final String pair : seen)
+        {
+            final String[] parts = pair.split("/");
+            assertEquals(Float.parseFloat(parts[0]), Double.parseDouble(parts[1]), 0.0, pair);
+        }
+        assertEquals(5, observer.size());
+    }
+
+    @Test
+    void aRuntimeObserverFollowsTheSameRule()
+    {
+        final RuntimeObserver observer = world.observer()
+            .onUpdated(Body.class).with(Speed.class).without(Ghost.class).build();
+        final long a = world.create();
+        final long b = world.create();
+        bodies.emplace(a, 1f, 1f);
+        speeds.emplace(a, 1);
+        bodies.emplace(b, 1f, 1f);
+        speeds.emplace(b, 1);
+        assertTrue(observer.isEmpty(), "added is no trigger of this rule");
+
+        bodies.patch(a, 2f, 2f);
+        bodies.patch(b, 2f, 2f);
+        ghosts.emplace(b);
+
+        final List<Long> seen = new ArrayList<>();
+        observer.forEach(seen::add);
+        assertEquals(List.of(a), seen);
+        assertTrue(observer.toString().contains("updated Body with Speed without Ghost"), observer.toString());
+        observer.close();
+        assertFalse(observer.isOpen());
+        assertThrows(IllegalStateException.class, () -> observer.contains(a));
+        bodies.patch(a, 3f, 3f);
+    }
+
+    @Test
+    void anObserverOnATagAndAnUntrackedSwapOnlyStorageWorks()
+    {
+        final SignalFixtures_NewGhostsObserver newGhosts = new SignalFixtures_NewGhostsObserver(world);
+        final SignalFixtures_HurtWhileStunnedObserver hurt = new SignalFixtures_HurtWhileStunnedObserver(world);
+        final long a = world.create();
+        final long b = world.create();
+        healths.emplace(a, 10);
+        healths.emplace(b, 10);
+        stunned.emplace(a);
+
+        ghosts.emplace(b);
+        healths.patch(a, 5);
+        healths.patch(b, 5);
+
+        final Set<Long> ghostsSeen = new HashSet<>();
+        newGhosts.forEach(ghostsSeen::add);
+        assertEquals(Set.of(b), ghostsSeen);
+        final List<Integer> hp = new ArrayList<>();
+        hurt.forEach((entity, health) -> hp.add(health.hp()));
+        assertEquals(List.of(5), hp);
+        stunned.erase(a);
+        assertTrue(hurt.isEmpty());
+    }
+
+    @Test
+    void anObserverCreatedLaterSeesOnlyLaterChangesButCanEnterEveryExistingEntityWithoutAllocating()
+    {
+        final long[] e = new long[3000];
+        for (int i = 0; i < e.length; i++)
+        {
+            e[i] = world.create();
+            bodies.emplace(e[i], i, i);
+            speeds.emplace(e[i], i);
+        }
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        assertTrue(observer.isEmpty());
+        final long bytes = world.offHeapBytes();
+
+        for (final long entity : e)
+        {
+            bodies.patch(entity, 0f, 0f);
+        }
+
+        assertEquals(e.length, observer.size());
+        assertEquals(bytes, world.offHeapBytes(), "room for every body was reserved when the observer was made");
+    }
+
+    @Test
+    void closingAnObserverDetachesItAndFreesItsMemory()
+    {
+        final long before = world.offHeapBytes();
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        final long entity = world.create();
+        speeds.emplace(entity, 1);
+        bodies.emplace(entity, 1f, 1f);
+        assertTrue(world.offHeapBytes() > before);
+
+        observer.close();
+        observer.close();
+
+        assertFalse(observer.isOpen());
+        assertEquals(0, observer.size());
+        assertThrows(IllegalStateException.class, () -> observer.forEach((e, body, speed) -> { }));
+        assertFalse(bodies.isSignalled(), "nothing follows the storages any more");
+        bodies.patch(entity, 2f, 2f);
+        world.destroy(entity);
+        final long afterStorages = world.offHeapBytes();
+        final SignalFixtures_BodyChangesObserver again = new SignalFixtures_BodyChangesObserver(world);
+        again.close();
+        assertEquals(afterStorages, world.offHeapBytes());
+    }
+
+    @Test
+    void closingTheWorldClosesItsObserversAndNeitherCanCloseWhileAnObserverIsIterated()
+    {
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        final long entity = world.create();
+        speeds.emplace(entity, 1);
+        bodies.emplace(entity, 1f, 1f);
+
+        observer.forEach((e, body, speed) ->
+        {
+            assertThrows(IllegalStateException.class, world::close);
+            assertThrows(IllegalStateException.class, observer::close);
+        });
+        world.close();
+
+        assertFalse(observer.isOpen());
+        assertThrows(IllegalStateException.class, () -> observer.contains(entity));
+    }
+
+    @Test
+    void anAddThatTheObserverCannotMakeRoomForIsRefusedWithNothingChanged()
+    {
+        try (World small = new World(1 << 16, 300_000))
+        {
+            final SignalFixtures_BodyStorage smallBodies = small.storage(SignalFixtures_BodyStorage.TYPE);
+            final SignalFixtures_SpeedStorage smallSpeeds = small.storage(SignalFixtures_SpeedStorage.TYPE);
+            final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(small);
+            int added = 0;
+            try
+            {
+                while (true)
+                {
+                    final long entity = small.create();
+                    smallSpeeds.emplace(entity, 1);
+                    smallBodies.emplace(entity, 1f, 1f);
+                    added++;
+                }
+            }
+            catch (final OffHeapExhaustedException expected)
+            {
+                // the budget ran out somewhere: in a storage or in the observer's reservation
+            }
+            assertEquals(smallBodies.memberCount(), observer.size(), "every body that got in was observed");
+            assertEquals(added, observer.size());
+            final long bytes = small.offHeapBytes();
+            for (int i = smallBodies.extent(); --i >= 0; )
+            {
+                smallBodies.markUpdated(smallBodies.entityAt(i));
+            }
+            assertEquals(bytes, small.offHeapBytes());
+        }
+    }
+
+    @Test
+    void aRuleWithoutTriggerOrWithAComponentBothRequiredAndExcludedIsRefused()
+    {
+        final IllegalArgumentException noTrigger = assertThrows(IllegalArgumentException.class,
+            () -> world.observer().with(Body.class).build());
+        assertTrue(noTrigger.getMessage().contains("needs a trigger"), noTrigger.getMessage());
+        final IllegalArgumentException both = assertThrows(IllegalArgumentException.class,
+            () -> world.observer().onAdded(Body.class).without(Body.class).build());
+        assertTrue(both.getMessage().contains("both required and excluded"), both.getMessage());
+    }
+
+    private static Set<Long> visited(final SignalFixtures_BodyChangesObserver observer)
+    {
+        final Set<Long> seen = new HashSet<>();
+        observer.forEach((entity, body, speed) ->
+        {
+            assertTrue(seen.add(entity), "visited twice: " + Entity.toString(entity));
+            assertEquals(entity, body.entity());
+            assertEquals(entity, speed.entity());
+        });
+        return seen;
+    }
+}

@@ -1,0 +1,430 @@
+package dev.cairn.signals;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.signal.Connection;
+import dev.cairn.signals.SignalFixtures.Body;
+import dev.cairn.signals.SignalFixtures.Health;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Storage and world signals: when each listener is called, what it sees, what it may change, and what happens when it
+ * throws. One storage per deletion policy ({@code Body} swap-and-pop, {@code Speed} in-place, {@code Health}
+ * swap-only) and tags.
+ */
+final class SignalTest
+{
+    private final World world = new World(1 << 16);
+    private final SignalFixtures_BodyStorage bodies = world.storage(SignalFixtures_BodyStorage.TYPE);
+    private final SignalFixtures_SpeedStorage speeds = world.storage(SignalFixtures_SpeedStorage.TYPE);
+    private final SignalFixtures_HealthStorage healths = world.storage(SignalFixtures_HealthStorage.TYPE);
+    private final SignalFixtures_GhostStorage ghosts = world.storage(SignalFixtures_GhostStorage.TYPE);
+    private final List<String> log = new ArrayList<>();
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    @Test
+    void anAddedListenerRunsAfterTheValuesAreWrittenAndReadsThemAtTheIndexItIsGiven()
+    {
+        bodies.onAdded((entity, index) -> log.add("added " + name(entity) + " x=" + bodies.xAt(index)));
+        final long a = world.create();
+        final long b = world.create();
+
+        bodies.emplace(a, 1f, 2f);
+        bodies.add(b, new Body(3f, 4f));
+        world.add(world.create(), new Body(5f, 6f));
+
+        assertEquals(List.of("added " + name(a) + " x=1.0", "added " + name(b) + " x=3.0", "added 2v0 x=5.0"), log);
+    }
+
+    @Test
+    void updatedFiresForWholeComponentWritesAndMarkUpdatedButNotForSingleFieldWrites()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 1f, 1f);
+        healths.emplace(a, 10);
+        bodies.onUpdated((entity, index) -> log.add("body " + bodies.xAt(index) + "," + bodies.yAt(index)));
+        healths.onUpdated((entity, index) -> log.add("health " + healths.hpAt(index)));
+
+        bodies.patch(a, 2f, 3f);
+        bodies.patch(a, new Body(4f, 5f));
+        bodies.x(a, 9f);
+        bodies.ref().moveTo(bodies.indexOf(a)).y(9f);
+        bodies.markUpdated(a);
+        healths.patch(a, 7);
+        healths.hp(a, 8);
+
+        assertEquals(List.of("body 2.0,3.0", "body 4.0,5.0", "body 9.0,9.0", "health 7"), log);
+    }
+
+    @Test
+    void aRemovingListenerRunsBeforeTheSlotIsReusedFromEveryWayOfRemoving()
+    {
+        final long[] e = new long[7];
+        for (int i = 0; i < e.length; i++)
+        {
+            e[i] = world.create();
+            bodies.emplace(e[i], i, 0f);
+        }
+        bodies.onRemoving((entity, index) ->
+        {
+            assertTrue(bodies.contains(entity), "still there while its listeners run");
+            log.add(name(entity) + " x=" + bodies.xAt(index));
+        });
+
+        bodies.remove(e[0]);
+        bodies.erase(e[1]);
+        world.remove(e[2], Body.class);
+        world.destroy(e[3]);
+        new SignalFixtures_NewBodiesView(world).forEach(0, (entity, body) ->
+        {
+            if (entity == e[5])
+            {
+                world.destroy(entity);
+            }
+        });
+        assertEquals(List.of(name(e[0]) + " x=0.0", name(e[1]) + " x=1.0", name(e[2]) + " x=2.0",
+            name(e[3]) + " x=3.0", name(e[5]) + " x=5.0"), log);
+        log.clear();
+        bodies.clear();
+        assertEquals(2, log.size(), "clear() tells each member: " + log);
+        assertEquals(0, bodies.memberCount());
+    }
+
+    @Test
+    void worldClearDestroysEachEntityThroughTheSameSignalsAsDestroy()
+    {
+        final long a = world.create();
+        final long b = world.create();
+        bodies.emplace(a, 1f, 1f);
+        ghosts.emplace(b);
+        world.onDestroying(entity -> log.add("destroying " + name(entity) + " valid=" + world.valid(entity)));
+        bodies.onRemoving((entity, index) -> log.add("body of " + name(entity)));
+        ghosts.onRemoving((entity, index) -> log.add("ghost of " + name(entity)));
+
+        world.clear();
+
+        assertEquals(List.of("destroying " + name(b) + " valid=true", "ghost of " + name(b),
+            "destroying " + name(a) + " valid=true", "body of " + name(a)), log);
+        assertEquals(0, world.aliveCount());
+        assertEquals(0, bodies.memberCount() + ghosts.memberCount());
+    }
+
+    @Test
+    void destroyTellsTheWorldFirstWithTheEntityWholeThenEachComponentAndReleasesTheHandleLast()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 1f, 2f);
+        healths.emplace(a, 3);
+        ghosts.emplace(a);
+        world.onDestroying(entity -> log.add("destroying: has body " + world.has(entity, Body.class) +
+            ", health " + world.get(entity, Health.class).hp()));
+        healths.onRemoving((entity, index) -> log.add("health " + healths.hpAt(index) + ", valid " +
+            world.valid(entity)));
+        ghosts.onRemoving((entity, index) -> log.add("ghost, body still " + bodies.contains(entity)));
+
+        world.destroy(a);
+
+        assertEquals(List.of("destroying: has body true, health 3", "health 3, valid true",
+            "ghost, body still false"), log);
+        assertFalse(world.valid(a));
+    }
+
+    @Test
+    void anEntityCreatedByARemovalListenerDoesNotGetTheIndexOfTheEntityBeingDestroyed()
+    {
+        final long dying = world.create();
+        bodies.emplace(dying, 1f, 1f);
+        healths.emplace(dying, 1);
+        final List<Long> spawned = new ArrayList<>();
+        healths.onRemoving((entity, index) ->
+        {
+            final long spawn = world.create();
+            bodies.emplace(spawn, 7f, 7f);
+            spawned.add(spawn);
+        });
+
+        world.destroy(dying);
+
+        assertEquals(1, spawned.size());
+        assertTrue(Entity.index(spawned.get(0)) != Entity.index(dying));
+        assertEquals(7f, bodies.x(spawned.get(0)));
+        assertEquals(1, bodies.memberCount());
+    }
+
+    @Test
+    void listenersRunInTheOrderOfConnectionAndAClosedConnectionIsNotCalledAgain()
+    {
+        final Connection first = bodies.onAdded((entity, index) -> log.add("first"));
+        bodies.onAdded((entity, index) -> log.add("second"));
+        bodies.onAdded((entity, index) -> log.add("third"));
+        bodies.emplace(world.create(), 0f, 0f);
+
+        first.close();
+        first.close();
+        bodies.emplace(world.create(), 0f, 0f);
+
+        assertEquals(List.of("first", "second", "third", "second", "third"), log);
+        assertFalse(first.isConnected());
+    }
+
+    @Test
+    void aListenerMayConnectAndDisconnectListenersWhileAnEventIsSent()
+    {
+        final List<Connection> connections = new ArrayList<>();
+        connections.add(bodies.onAdded((entity, index) ->
+        {
+            log.add("one");
+            connections.get(1).close();
+            if (connections.size() == 2)
+            {
+                connections.add(bodies.onAdded((e, i) -> log.add("late")));
+            }
+        }));
+        connections.add(bodies.onAdded((entity, index) -> log.add("two")));
+
+        bodies.emplace(world.create(), 0f, 0f);
+        bodies.emplace(world.create(), 0f, 0f);
+
+        assertEquals(List.of("one", "one", "late"), log, "two was closed before its turn; late joined for the next");
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotStopTheOthersAndTheOperationIsCompleteWhenTheFirstExceptionArrives()
+    {
+        final long a = world.create();
+        bodies.onAdded((entity, index) ->
+        {
+            throw new IllegalStateException("first");
+        });
+        bodies.onAdded((entity, index) -> log.add("still called"));
+        bodies.onAdded((entity, index) ->
+        {
+            throw new IllegalArgumentException("second");
+        });
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> bodies.emplace(a, 4f, 5f));
+
+        assertEquals("first", thrown.getMessage());
+        assertEquals("second", thrown.getSuppressed()[0].getMessage());
+        assertEquals(List.of("still called"), log);
+        assertEquals(4f, bodies.x(a), "the add is complete");
+    }
+
+    @Test
+    void aRemovingListenerThatThrowsStillLetsTheComponentGoAndDestroyFinish()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 1f, 1f);
+        healths.emplace(a, 1);
+        bodies.onRemoving((entity, index) ->
+        {
+            throw new IllegalStateException("from body");
+        });
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> world.destroy(a));
+
+        assertEquals("from body", thrown.getMessage());
+        assertFalse(world.valid(a));
+        assertFalse(bodies.contains(a));
+        assertFalse(healths.contains(a));
+    }
+
+    @Test
+    void listenersMayRemoveTheComponentThatIsBeingRemovedAndOtherEntitiesComponentsOfTheSameStorage()
+    {
+        final long[] e = new long[5];
+        for (int i = 0; i < e.length; i++)
+        {
+            e[i] = world.create();
+            bodies.emplace(e[i], i, i);
+            speeds.emplace(e[i], i);
+        }
+        bodies.onRemoving((entity, index) ->
+        {
+            bodies.remove(entity);
+            if (entity == e[0])
+            {
+                bodies.remove(e[4]);
+            }
+        });
+        speeds.onRemoving((entity, index) -> speeds.remove(e[3]));
+
+        assertTrue(bodies.remove(e[0]));
+        speeds.erase(e[1]);
+
+        assertEquals(3, bodies.memberCount());
+        for (final int i : new int[]{1, 2, 3})
+        {
+            assertEquals((float)i, bodies.x(e[i]), "entity " + i + " keeps its values");
+        }
+        assertFalse(speeds.contains(e[1]));
+        assertFalse(speeds.contains(e[3]));
+        assertEquals(2.0, speeds.v(e[2]));
+    }
+
+    @Test
+    void componentsThatListenersAddBackToAnEntityBeingDestroyedAreRemovedAgainOrTheDestroyIsRefused()
+    {
+        final long once = world.create();
+        final long always = world.create();
+        bodies.emplace(once, 1f, 1f);
+        bodies.emplace(always, 1f, 1f);
+        final int[] readded = new int[1];
+        bodies.onRemoving((entity, index) ->
+        {
+            if (entity == always || readded[0]++ == 0)
+            {
+                healths.emplace(entity, 9);
+            }
+        });
+        healths.onRemoving((entity, index) ->
+        {
+            if (entity == always)
+            {
+                bodies.emplace(entity, 2f, 2f);
+            }
+        });
+
+        world.destroy(once);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> world.destroy(always));
+
+        assertFalse(world.valid(once));
+        assertFalse(healths.contains(once));
+        assertTrue(refused.getMessage().contains("add its components back"), refused.getMessage());
+        assertTrue(world.valid(always), "an entity that cannot lose its components stays alive, never half-dead");
+    }
+
+    @Test
+    void eachListenerGetsTheIndexAsItIsWhenItIsCalledOrMinusOneOnceAnEarlierListenerRemovedTheComponent()
+    {
+        final long[] e = new long[3];
+        for (int i = 0; i < e.length; i++)
+        {
+            e[i] = world.create();
+            bodies.emplace(e[i], i, 0f);
+        }
+        final long added = world.create();
+        bodies.onAdded((entity, index) -> bodies.erase(e[0]));
+        bodies.onAdded((entity, index) -> log.add("second sees x=" + bodies.xAt(index) + " at " + index));
+        bodies.onAdded((entity, index) -> bodies.erase(entity));
+        bodies.onAdded((entity, index) -> log.add("fourth gets " + index));
+
+        bodies.emplace(added, 9f, 9f);
+
+        assertEquals(List.of("second sees x=9.0 at 0", "fourth gets -1"), log, "swap-and-pop moved it to 0");
+        assertFalse(bodies.contains(added));
+    }
+
+    @Test
+    void destroyingAnEntityAgainFromItsOwnDestroyListenersDoesNothingUntilTheFirstDestroyIsDone()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 1f, 1f);
+        healths.emplace(a, 1);
+        world.onDestroying(entity ->
+        {
+            log.add("destroying " + name(entity));
+            world.destroy(entity);
+        });
+        bodies.onRemoving((entity, index) -> world.destroy(entity));
+
+        world.destroy(a);
+
+        assertEquals(List.of("destroying " + name(a)), log);
+        assertFalse(world.valid(a));
+        assertEquals(0, bodies.memberCount() + healths.memberCount());
+    }
+
+    @Test
+    void worldCreatedListenersHearSingleAndBulkCreation()
+    {
+        world.onCreated(entity -> log.add("created " + name(entity) + " valid=" + world.valid(entity)));
+
+        final long a = world.create();
+        final long[] more = new long[2];
+        world.create(more, 2);
+
+        assertEquals(List.of("created " + name(a) + " valid=true", "created " + name(more[0]) + " valid=true",
+            "created " + name(more[1]) + " valid=true"), log);
+    }
+
+    @Test
+    void tagsSignalLikeComponents()
+    {
+        ghosts.onAdded((entity, index) -> log.add("added " + name(entity) + " at " + index));
+        ghosts.onUpdated((entity, index) -> log.add("updated " + name(entity)));
+        ghosts.onRemoving((entity, index) -> log.add("removing " + name(entity)));
+        final long a = world.create();
+
+        ghosts.emplace(a);
+        ghosts.patch(a, new SignalFixtures.Ghost());
+        ghosts.markUpdated(a);
+        ghosts.erase(a);
+
+        assertEquals(List.of("added " + name(a) + " at 0", "updated " + name(a), "updated " + name(a),
+            "removing " + name(a)), log);
+    }
+
+    @Test
+    void sendingEventsToAConnectedListenerAllocatesNothing()
+    {
+        final long[] counts = new long[1];
+        bodies.onAdded((entity, index) -> counts[0]++);
+        bodies.onUpdated((entity, index) -> counts[0]++);
+        bodies.onRemoving((entity, index) -> counts[0]++);
+        final long[] entities = new long[10_000];
+        world.create(entities, entities.length);
+        for (int round = 0; round < 12; round++)
+        {
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+            final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+            for (final long entity : entities)
+            {
+                bodies.emplace(entity, 1f, 1f);
+                bodies.patch(entity, 2f, 2f);
+            }
+            for (final long entity : entities)
+            {
+                bodies.erase(entity);
+            }
+            final long allocated = threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before;
+            if (round == 11)
+            {
+                assertTrue(allocated < 1024, "30000 events allocated " + allocated + " bytes");
+            }
+        }
+        assertEquals(12 * 30_000, counts[0]);
+    }
+
+    @Test
+    void aClosedWorldRefusesNewListeners()
+    {
+        world.close();
+
+        assertThrows(IllegalStateException.class, () -> bodies.onAdded((entity, index) -> { }));
+        assertThrows(IllegalStateException.class, () -> world.onCreated(entity -> { }));
+        assertSame(null, null);
+    }
+
+    private static String name(final long entity)
+    {
+        return Entity.toString(entity);
+    }
+}

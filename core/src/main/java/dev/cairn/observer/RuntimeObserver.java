@@ -1,0 +1,543 @@
+package dev.cairn.observer;
+
+import dev.cairn.DeletionPolicy;
+import dev.cairn.Entity;
+import dev.cairn.entity.EntityPool;
+import dev.cairn.memory.OffHeap;
+import dev.cairn.set.SparseSet;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.StorageHook;
+import dev.cairn.storage.Storages;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongConsumer;
+
+/**
+ * The entities that matched a rule when one of its trigger components was added or updated, since the observer was
+ * last {@linkplain #clear() cleared}: EnTT's observer. For example "Position added or updated, and has Velocity, and
+ * not Frozen":
+ * <pre>{@code
+ * RuntimeObserver moved = world.observer()
+ *     .onAdded(Position.class).onUpdated(Position.class)
+ *     .with(Velocity.class).without(Frozen.class)
+ *     .build();
+ * ...
+ * moved.forEach(entity -> index.update(entity, positions.x(entity), positions.y(entity)));
+ * moved.clear();
+ * }</pre>
+ * <b>The rule.</b> Every entity in the observer has every trigger component and every {@code with} component, and no
+ * {@code without} component, at all times. An entity enters when a trigger fires for it (the component is added,
+ * or updated: a {@code patch} or {@code markUpdated}) and it matches then; it appears once however often it changed;
+ * it leaves when it stops matching (a trigger or {@code with} component removed, a {@code without} component added,
+ * the entity destroyed) or when the observer is cleared. Entities that match without a trigger firing never enter.
+ * <p>
+ * <b>How.</b> The observer keeps its own sparse set of entities on the world's memory and follows each storage of its
+ * rule through a {@link StorageHook}, so it is up to date before any listener of those storages runs and can never
+ * miss an event: it reserves room before each insert into a trigger storage, so following a change cannot fail for
+ * lack of memory.
+ * <p>
+ * <b>Iterating.</b> {@link #forEach(LongConsumer)} walks the observed entities back to front; the same rules as a
+ * view's hold (removing the current entity, or any component of it, is safe; entities entering meanwhile are not
+ * visited). Generated observers ({@link dev.cairn.Observer}) walk it with positioned component accessors through
+ * {@link #extent()}, {@link #entityAt(int)}, {@link #beginIteration()} and {@link #endIteration()}.
+ * <p>
+ * {@link #close()} detaches the observer and frees its memory; closing the world does too. Not thread-safe.
+ */
+public final class RuntimeObserver implements AutoCloseable
+{
+    private final SparseSet entities;
+    private final ComponentStorage<?>[] required;
+    private final ComponentStorage<?>[] excluded;
+    private final Map<ComponentStorage<?>, Follower> followers;
+    private final String description;
+
+    private RuntimeObserver(final Builder builder)
+    {
+        this.required = builder.required().toArray(new ComponentStorage<?>[0]);
+        this.excluded = builder.without.toArray(new ComponentStorage<?>[0]);
+        this.description = builder.describe();
+        this.entities = SparseSet.onSharedMemory(
+            DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.pool, "observer of " + description);
+        this.followers = new LinkedHashMap<>();
+        for (final ComponentStorage<?> storage : builder.required())
+        {
+            followers.put(storage, new Follower(
+                storage, builder.onAdded.contains(storage), builder.onUpdated.contains(storage), true, false));
+        }
+        for (final ComponentStorage<?> storage : builder.without)
+        {
+            followers.put(storage, new Follower(storage, false, false, false, true));
+        }
+        try
+        {
+            for (final Follower follower : followers.values())
+            {
+                if (follower.onAdded || follower.onUpdated)
+                {
+                    final ComponentStorage<?> storage = follower.storage;
+                    for (int i = storage.extent(); --i >= 0; )
+                    {
+                        final long entity = storage.entityAt(i);
+                        if (entity != Entity.NULL)
+                        {
+                            entities.reserveFor(entity, storage.memberCount());
+                        }
+                    }
+                }
+            }
+            for (final Follower follower : followers.values())
+            {
+                follower.storage.attach(follower);
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            for (final Follower follower : followers.values())
+            {
+                follower.storage.detach(follower);
+            }
+            entities.close();
+            throw ex;
+        }
+    }
+
+    /**
+     * How many entities the observer holds.
+     *
+     * @return the count.
+     */
+    public int size()
+    {
+        return entities.memberCount();
+    }
+
+    /**
+     * Whether the observer holds no entity.
+     *
+     * @return true if empty.
+     */
+    public boolean isEmpty()
+    {
+        return entities.isEmpty();
+    }
+
+    /**
+     * Whether the observer holds an entity.
+     *
+     * @param entity any value.
+     * @return true if it does.
+     * @throws IllegalStateException if the observer or its world is closed.
+     */
+    public boolean contains(final long entity)
+    {
+        return entities.contains(entity);
+    }
+
+    /**
+     * Visits every entity the observer holds, from the most recently entered to the first.
+     *
+     * @param action receives each entity.
+     * @throws IllegalStateException if the observer or its world is closed.
+     */
+    public void forEach(final LongConsumer action)
+    {
+        entities.forEach(action);
+    }
+
+    /**
+     * Empties the observer, typically once its entities have been handled; it goes on observing.
+     *
+     * @throws IllegalStateException if the observer or its world is closed.
+     */
+    public void clear()
+    {
+        entities.clear();
+    }
+
+    /**
+     * The end of the range a generated observer walks: entities sit at indices {@code [0, extent())}.
+     *
+     * @return the extent; 0 once closed.
+     */
+    public int extent()
+    {
+        return entities.extent();
+    }
+
+    /**
+     * The entity at an index, for generated observers.
+     *
+     * @param index from 0 to {@link #extent()} - 1.
+     * @return its handle.
+     * @throws IndexOutOfBoundsException if the index is out of range.
+     * @throws IllegalStateException     if the observer is closed.
+     */
+    public long entityAt(final int index)
+    {
+        return entities.entityAt(index);
+    }
+
+    /**
+     * Announces a walk of the observer, as {@link SparseSet#beginIteration()} does: closing the world or the observer
+     * throws until {@link #endIteration()}.
+     *
+     * @throws IllegalStateException if the observer or its world is closed or being closed.
+     */
+    public void beginIteration()
+    {
+        entities.ensureOpen();
+        entities.beginIteration();
+    }
+
+    /**
+     * Ends a walk announced by {@link #beginIteration()}.
+     */
+    public void endIteration()
+    {
+        entities.endIteration();
+    }
+
+    /**
+     * Whether the observer is still open.
+     *
+     * @return false once it or its world is closed.
+     */
+    public boolean isOpen()
+    {
+        return !entities.isClosed();
+    }
+
+    /**
+     * Stops observing and frees the observer's memory. Idempotent.
+     *
+     * @throws IllegalStateException if the observer is being iterated; nothing is closed then.
+     */
+    @Override
+    public void close()
+    {
+        if (entities.isClosed())
+        {
+            return;
+        }
+        if (entities.isIterating())
+        {
+            throw new IllegalStateException(
+                "the observer of " + description + " cannot be closed while it is being iterated; close it after the " +
+                "iteration returns");
+        }
+        for (final Follower follower : followers.values())
+        {
+            follower.storage.detach(follower);
+        }
+        entities.close();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "RuntimeObserver[" + description + ", " + (isOpen() ? size() + " entities" : "closed") + "]";
+    }
+
+    /** Enters {@code entity} if it matches the rule now. */
+    private void enterIfMatching(final long entity)
+    {
+        if (entities.indexOf(entity) >= 0)
+        {
+            return;
+        }
+        for (final ComponentStorage<?> storage : required)
+        {
+            if (storage.indexOf(entity) < 0)
+            {
+                return;
+            }
+        }
+        for (final ComponentStorage<?> storage : excluded)
+        {
+            if (storage.indexOf(entity) >= 0)
+            {
+                return;
+            }
+        }
+        entities.insert(entity);
+    }
+
+    /** How the observer follows one storage of its rule. */
+    private final class Follower implements StorageHook
+    {
+        final ComponentStorage<?> storage;
+        final boolean onAdded;
+        final boolean onUpdated;
+        final boolean isRequired;
+        final boolean isExcluded;
+
+        Follower(
+            final ComponentStorage<?> storage,
+            final boolean onAdded,
+            final boolean onUpdated,
+            final boolean isRequired,
+            final boolean isExcluded)
+        {
+            this.storage = storage;
+            this.onAdded = onAdded;
+            this.onUpdated = onUpdated;
+            this.isRequired = isRequired;
+            this.isExcluded = isExcluded;
+        }
+
+        @Override
+        public void reserve(final long entity)
+        {
+            if (onAdded || onUpdated)
+            {
+                // Room for every member the trigger storage will have, so that an update can enter any of them.
+                entities.reserveFor(entity, storage.memberCount() + 1);
+            }
+        }
+
+        @Override
+        public void added(final long entity, final int index)
+        {
+            if (isExcluded)
+            {
+                entities.remove(entity);
+            }
+            else if (onAdded)
+            {
+                enterIfMatching(entity);
+            }
+        }
+
+        @Override
+        public void updated(final long entity, final int index)
+        {
+            if (onUpdated)
+            {
+                enterIfMatching(entity);
+            }
+        }
+
+        @Override
+        public void removing(final long entity, final int index)
+        {
+            if (isRequired)
+            {
+                entities.remove(entity);
+            }
+        }
+    }
+
+    /**
+     * Collects an observer's rule; {@link dev.cairn.World#observer()} makes one.
+     */
+    public static final class Builder
+    {
+        private final Storages world;
+        private final OffHeap offHeap;
+        private final EntityPool pool;
+        private final List<ComponentStorage<?>> onAdded = new ArrayList<>();
+        private final List<ComponentStorage<?>> onUpdated = new ArrayList<>();
+        private final List<ComponentStorage<?>> with = new ArrayList<>();
+        private final List<ComponentStorage<?>> without = new ArrayList<>();
+
+        /**
+         * Starts a rule over a world's storages.
+         *
+         * @param world   where component classes are looked up.
+         * @param offHeap the world's memory, which the observer's set shares.
+         * @param pool    the world's entities.
+         */
+        public Builder(final Storages world, final OffHeap offHeap, final EntityPool pool)
+        {
+            this.world = world;
+            this.offHeap = offHeap;
+            this.pool = pool;
+        }
+
+        /**
+         * Entities enter when one of these components is added to them (and they match).
+         *
+         * @param components component records; each becomes required too.
+         * @return this builder.
+         */
+        @SafeVarargs
+        public final Builder onAdded(final Class<? extends Record>... components)
+        {
+            return addTo(onAdded, components);
+        }
+
+        /**
+         * Entities enter when one of these components is updated ({@code patch}, {@code markUpdated}; and they match).
+         *
+         * @param components component records; each becomes required too.
+         * @return this builder.
+         */
+        @SafeVarargs
+        public final Builder onUpdated(final Class<? extends Record>... components)
+        {
+            return addTo(onUpdated, components);
+        }
+
+        /**
+         * Components an entity must also have to enter and to stay.
+         *
+         * @param components component records.
+         * @return this builder.
+         */
+        @SafeVarargs
+        public final Builder with(final Class<? extends Record>... components)
+        {
+            return addTo(with, components);
+        }
+
+        /**
+         * Components an entity must not have to enter and to stay.
+         *
+         * @param components component records.
+         * @return this builder.
+         */
+        @SafeVarargs
+        public final Builder without(final Class<? extends Record>... components)
+        {
+            return addTo(without, components);
+        }
+
+        /**
+         * As {@link #onAdded(Class[])}, with storages of this world.
+         *
+         * @param storages storages of this world.
+         * @return this builder.
+         */
+        public Builder onAdded(final ComponentStorage<?>... storages)
+        {
+            return addTo(onAdded, storages);
+        }
+
+        /**
+         * As {@link #onUpdated(Class[])}, with storages of this world.
+         *
+         * @param storages storages of this world.
+         * @return this builder.
+         */
+        public Builder onUpdated(final ComponentStorage<?>... storages)
+        {
+            return addTo(onUpdated, storages);
+        }
+
+        /**
+         * As {@link #with(Class[])}, with storages of this world.
+         *
+         * @param storages storages of this world.
+         * @return this builder.
+         */
+        public Builder with(final ComponentStorage<?>... storages)
+        {
+            return addTo(with, storages);
+        }
+
+        /**
+         * As {@link #without(Class[])}, with storages of this world.
+         *
+         * @param storages storages of this world.
+         * @return this builder.
+         */
+        public Builder without(final ComponentStorage<?>... storages)
+        {
+            return addTo(without, storages);
+        }
+
+        /**
+         * Creates the observer; it starts empty and observes from now on.
+         *
+         * @return the observer.
+         * @throws IllegalArgumentException  if the rule has no trigger, or a component is both required and excluded.
+         * @throws IllegalStateException     if the world is closed.
+         * @throws dev.cairn.memory.OffHeapExhaustedException if its memory cannot be allocated.
+         */
+        public RuntimeObserver build()
+        {
+            if (onAdded.isEmpty() && onUpdated.isEmpty())
+            {
+                throw new IllegalArgumentException(
+                    "an observer needs a trigger: call onAdded(...) or onUpdated(...) with at least one component");
+            }
+            for (final ComponentStorage<?> storage : without)
+            {
+                if (required().contains(storage))
+                {
+                    throw new IllegalArgumentException(
+                        storage.type().recordClass().getSimpleName() + " is both required and excluded by this " +
+                        "observer's rule, so nothing could ever enter it; list it on one side only");
+                }
+                storage.ensureOpen();
+            }
+            for (final ComponentStorage<?> storage : required())
+            {
+                storage.ensureOpen();
+            }
+            return new RuntimeObserver(this);
+        }
+
+        /** The triggers and the {@code with} components, each once, in the order given. */
+        private List<ComponentStorage<?>> required()
+        {
+            final List<ComponentStorage<?>> all = new ArrayList<>();
+            for (final List<ComponentStorage<?>> list : List.of(onAdded, onUpdated, with))
+            {
+                for (final ComponentStorage<?> storage : list)
+                {
+                    if (!all.contains(storage))
+                    {
+                        all.add(storage);
+                    }
+                }
+            }
+            return all;
+        }
+
+        private String describe()
+        {
+            final StringBuilder text = new StringBuilder();
+            describe(text, "added", onAdded);
+            describe(text, "updated", onUpdated);
+            describe(text, "with", with);
+            describe(text, "without", without);
+            return text.toString();
+        }
+
+        private static void describe(final StringBuilder text, final String label, final List<ComponentStorage<?>> list)
+        {
+            if (list.isEmpty())
+            {
+                return;
+            }
+            text.append(text.length() == 0 ? "" : " ").append(label);
+            for (final ComponentStorage<?> storage : list)
+            {
+                text.append(' ').append(storage.type().recordClass().getSimpleName());
+            }
+        }
+
+        @SafeVarargs
+        private Builder addTo(final List<ComponentStorage<?>> list, final Class<? extends Record>... components)
+        {
+            for (final Class<? extends Record> component : components)
+            {
+                list.add(world.storage(component));
+            }
+            return this;
+        }
+
+        private Builder addTo(final List<ComponentStorage<?>> list, final ComponentStorage<?>... storages)
+        {
+            for (final ComponentStorage<?> storage : storages)
+            {
+                list.add(java.util.Objects.requireNonNull(storage, "storage"));
+            }
+            return this;
+        }
+    }
+}

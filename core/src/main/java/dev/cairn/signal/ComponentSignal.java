@@ -1,0 +1,54 @@
+package dev.cairn.signal;
+
+import dev.cairn.set.SparseSet;
+
+/**
+ * A {@link Signal} of {@link ComponentListener}s: one kind of event of one component storage.
+ */
+public final class ComponentSignal extends Signal<ComponentListener>
+{
+    /**
+     * Creates a signal without listeners.
+     *
+     * @param name     what exception and debug messages call it, for example {@code "Position storage: added"}.
+     * @param onChange called after every connect and disconnect; may be null.
+     */
+    public ComponentSignal(final String name, final Runnable onChange)
+    {
+        super(name, onChange);
+    }
+
+    /**
+     * Sends an event to every connected listener, in connection order; each runs even if an earlier one throws, and
+     * each gets the component's index as it is when that listener is called (a listener may move it by changing the
+     * storage), or -1 if an earlier listener removed the component.
+     *
+     * @param storage the storage the component is in.
+     * @param entity  the entity.
+     * @param index   its component's packed index when the event starts.
+     * @param failure what earlier parts of the operation collected, or null.
+     * @return {@code failure} with whatever the listeners threw collected into it (see {@link #collect}).
+     */
+    public Throwable send(final SparseSet storage, final long entity, final int index, final Throwable failure)
+    {
+        Throwable collected = failure;
+        boolean first = true;
+        for (final Connection connection : connections())
+        {
+            final ComponentListener listener = listenerOf(connection);
+            if (listener != null)
+            {
+                try
+                {
+                    listener.accept(entity, first ? index : storage.indexOf(entity));
+                    first = false;
+                }
+                catch (final Throwable thrown)
+                {
+                    collected = collect(collected, thrown);
+                }
+            }
+        }
+        return collected;
+    }
+}

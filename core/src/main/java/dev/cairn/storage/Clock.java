@@ -1,0 +1,87 @@
+package dev.cairn.storage;
+
+import java.util.ArrayList;
+
+/**
+ * The change tick a {@link dev.cairn.World} and its storages share: a tracked component ({@code @Component(tracked =
+ * true)}) records in two hidden columns the tick at which it was added and the tick at which it was last written, and
+ * views can then visit only what was added or changed since a tick.
+ * <p>
+ * Ticks are {@code int}s that only grow; {@link #advance()} ends the current tick. Comparisons are made on the
+ * difference of two ticks, so they stay right when the counter wraps, as long as the ticks compared are less than
+ * {@value #MAX_AGE} apart: every {@value #CLAMP_PERIOD} advances the clock raises every recorded tick older than
+ * that to the oldest one still told apart, and a query for changes since an older tick treats it as that oldest one
+ * (so it sees every component as changed). Not thread-safe.
+ */
+public final class Clock
+{
+    /** How far back ticks are told apart. */
+    public static final int MAX_AGE = 1 << 30;
+
+    /** Every this many advances, older ticks are raised to {@code now - MAX_AGE}. */
+    public static final int CLAMP_PERIOD = 1 << 28;
+
+    private final ArrayList<ComponentStorage<?>> tracked = new ArrayList<>();
+    private int now = 1;
+
+    /**
+     * Creates a clock at tick 1: everything written from now on is newer than tick 0.
+     */
+    public Clock()
+    {
+    }
+
+    /**
+     * The current tick: the one every write is stamped with until the next {@link #advance()}.
+     *
+     * @return the current tick.
+     */
+    public int now()
+    {
+        return now;
+    }
+
+    /**
+     * Ends the current tick: every write made so far is stamped with it or an earlier one, every later write with a
+     * later one. A system that wants each change once keeps the tick this returns and asks next time for what changed
+     * since it.
+     *
+     * @return the tick that just ended.
+     */
+    public int advance()
+    {
+        final int ended = now++;
+        if ((now & (CLAMP_PERIOD - 1)) == 0)
+        {
+            final int oldest = now - MAX_AGE;
+            for (final ComponentStorage<?> storage : tracked)
+            {
+                storage.raiseTicks(oldest);
+            }
+        }
+        return ended;
+    }
+
+    /**
+     * A tick to compare recorded ticks with: {@code since} itself, or the oldest tick still told apart if
+     * {@code since} is older.
+     *
+     * @param since a tick a caller asks about.
+     * @return the tick to compare with.
+     */
+    public int comparable(final int since)
+    {
+        return now - since > MAX_AGE ? now - MAX_AGE : since;
+    }
+
+    void track(final ComponentStorage<?> storage)
+    {
+        tracked.add(storage);
+    }
+
+    @Override
+    public String toString()
+    {
+        return "Clock[now=" + now + "]";
+    }
+}

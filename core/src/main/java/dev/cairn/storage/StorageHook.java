@@ -1,0 +1,50 @@
+package dev.cairn.storage;
+
+/**
+ * An engine structure that must follow a storage exactly, such as an observer or a group, attached with
+ * {@link ComponentStorage#attach(StorageHook)}. It hears of an add before the storage's listeners (so they see it
+ * up to date) and of a removal after them (so they still see the entity in it), and it may reserve room before an
+ * insert so that following the add cannot fail for lack of memory.
+ */
+public interface StorageHook
+{
+    /**
+     * Called before an entity is inserted, when nothing has changed yet: make room for it. Throwing here
+     * (for example {@link dev.cairn.memory.OffHeapExhaustedException}) refuses the insert with nothing changed.
+     *
+     * @param entity the entity about to be inserted.
+     */
+    default void reserve(final long entity)
+    {
+    }
+
+    /**
+     * The entity's component was added, its values written.
+     *
+     * @param entity the entity.
+     * @param index  the component's packed index.
+     */
+    default void added(final long entity, final int index)
+    {
+    }
+
+    /**
+     * The entity's component was overwritten as a whole, or marked updated.
+     *
+     * @param entity the entity.
+     * @param index  the component's packed index.
+     */
+    default void updated(final long entity, final int index)
+    {
+    }
+
+    /**
+     * The entity's component is about to be removed; it is still at {@code index}.
+     *
+     * @param entity the entity.
+     * @param index  the component's packed index.
+     */
+    default void removing(final long entity, final int index)
+    {
+    }
+}
