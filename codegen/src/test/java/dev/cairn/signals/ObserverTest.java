@@ -123,6 +123,23 @@ final class ObserverTest
     }
 
     @Test
+    void aStoragesListenersSeeItsObserversUpToDateTheEntityInOnAddAndStillInOnRemoval()
+    {
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        final List<String> seen = new ArrayList<>();
+        bodies.onAdded((entity, index) -> seen.add("added, observed " + observer.contains(entity)));
+        bodies.onRemoving((entity, index) -> seen.add("removing, observed " + observer.contains(entity)));
+        final long entity = world.create();
+        speeds.emplace(entity, 1);
+
+        bodies.emplace(entity, 1f, 1f);
+        bodies.erase(entity);
+
+        assertEquals(List.of("added, observed true", "removing, observed true"), seen);
+        assertFalse(observer.contains(entity));
+    }
+
+    @Test
     void aRuntimeObserverFollowsTheSameRule()
     {
         final RuntimeObserver observer = world.observer()

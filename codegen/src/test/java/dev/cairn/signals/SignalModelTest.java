@@ -1,0 +1,848 @@
+package dev.cairn.signals;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.observer.RuntimeObserver;
+import dev.cairn.signals.SignalFixtures.Body;
+import dev.cairn.signals.SignalFixtures.Ghost;
+import dev.cairn.signals.SignalFixtures.Health;
+import dev.cairn.signals.SignalFixtures.Speed;
+import dev.cairn.signals.SignalFixtures.Stunned;
+import dev.cairn.storage.ComponentStorage;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Model-based test of signals, observers and change ticks: seeded random sequences of world and storage operations
+ * on five storages (every deletion policy, tracked and untracked, two tags) with listeners connected, some of which
+ * change the world (a ghost loses its health, a stun updates the body, a body's removal lifts the stun, a ghost's
+ * destroy removes its body first) and one of which throws (a negative speed). After every operation the events the
+ * listeners received must equal the model's expected sequence (in any order for a storage's {@code clear()}, whose
+ * order follows the packed array), and the storages, the change ticks and four observers (three generated, one built
+ * at run time) must equal the model.
+ */
+final class SignalModelTest
+{
+    private static final int OPERATIONS = Integer.getInteger("cairn.fuzz.operations", 20_000);
+    private static final int MAX_ENTITIES = 48;
+    private static final long FIXED_SEED = 0x51C7A1L;
+    private static final long SHRINK_BUDGET = 1_000_000;
+
+    /** The storages, in the order the world creates them (destroy removes components in this order). */
+    enum Kind
+    {
+        BODY, SPEED, HEALTH, STUNNED, GHOST
+    }
+
+    enum Action
+    {
+        CREATE(10), CREATE_MANY(2), DESTROY(8), ADD(20), REMOVE(10), PATCH(8), MARK(4), WRITE(8), CLEAR_STORAGE(1),
+        CLEAR_WORLD(1), CLEAR_OBSERVER(2), ADVANCE(5);
+
+        private final int weight;
+
+        Action(final int weight)
+        {
+            this.weight = weight;
+        }
+    }
+
+    /**
+     * One operation.
+     *
+     * @param action what to do.
+     * @param kind   on which storage.
+     * @param pick   which entity (mostly alive, sometimes stale).
+     * @param value  the value written (negative speeds make a listener throw).
+     * @param how    which of the equivalent APIs to use.
+     */
+    record Op(Action action, Kind kind, int pick, int value, int how)
+    {
+        @Override
+        public String toString()
+        {
+            return action.name().toLowerCase() + "(" + kind + ", pick " + pick + ", value " + value + ", how " + how +
+                ")";
+        }
+    }
+
+    @Test
+    void randomOperationsSendTheEventsTheModelExpectsAndKeepObserversAndTicksExact()
+    {
+        final Long chosen = Long.getLong("cairn.seed");
+        for (final long seed : chosen != null ? new long[]{chosen} : new long[]{FIXED_SEED, System.nanoTime()})
+        {
+            final List<Op> ops = generate(seed);
+            final Failure failure = run(ops);
+            System.out.println("SignalModelTest: seed " + seed + ", " + ops.size() + " operations");
+            if (failure != null)
+            {
+                final List<Op> shrunk = shrink(ops.subList(0, failure.operation() + 1), failure.cause().getClass());
+                final StringBuilder text = new StringBuilder("signals disagree with the model at operation ")
+                    .append(failure.operation()).append(" of seed ").append(seed).append(" (replay with -Dcairn.seed=")
+                    .append(seed).append("): ").append(failure.cause()).append("\nthese ").append(shrunk.size())
+                    .append(" operations still fail:\n");
+                for (int i = 0; i < shrunk.size(); i++)
+                {
+                    text.append(String.format("  %4d: %s%n", i, shrunk.get(i)));
+                }
+                fail(text.toString(), failure.cause());
+            }
+        }
+    }
+
+    private static List<Op> generate(final long seed)
+    {
+        final SplittableRandom random = new SplittableRandom(seed);
+        final List<Action> weighted = new ArrayList<>();
+        for (final Action action : Action.values())
+        {
+            for (int w = 0; w < action.weight; w++)
+            {
+                weighted.add(action);
+            }
+        }
+        final List<Op> ops = new ArrayList<>();
+        for (int i = 0; i < OPERATIONS; i++)
+        {
+            ops.add(new Op(weighted.get(random.nextInt(weighted.size())), Kind.values()[random.nextInt(5)],
+                random.nextInt(1 << 20), random.nextInt(-3, 40), random.nextInt(3)));
+        }
+        return ops;
+    }
+
+    private record Failure(int operation, Throwable cause)
+    {
+    }
+
+    private static Failure run(final List<Op> ops)
+    {
+        try (World world = new World(MAX_ENTITIES))
+        {
+            final Run run = new Run(world);
+            for (int k = 0; k < ops.size(); k++)
+            {
+                try
+                {
+                    run.apply(ops.get(k));
+                    run.verify();
+                }
+                catch (final Throwable ex)
+                {
+                    return new Failure(k, ex);
+                }
+            }
+            return null;
+        }
+    }
+
+    private static List<Op> shrink(final List<Op> failing, final Class<?> failureType)
+    {
+        List<Op> current = new ArrayList<>(failing);
+        long budget = SHRINK_BUDGET;
+        for (int chunk = Math.max(1, current.size() / 2); chunk >= 1 && budget > 0; chunk /= 2)
+        {
+            for (int start = 0; start < current.size() && budget > 0; )
+            {
+                final List<Op> candidate = new ArrayList<>(current.subList(0, start));
+                candidate.addAll(current.subList(Math.min(current.size(), start + chunk), current.size()));
+                budget -= candidate.size();
+                final Failure failure = candidate.isEmpty() ? null : run(candidate);
+                if (failure != null && failure.cause().getClass() == failureType)
+                {
+                    current = new ArrayList<>(candidate.subList(0, failure.operation() + 1));
+                }
+                else
+                {
+                    start += chunk;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** A model observer: its rule and the entities it holds. */
+    private static final class ObserverModel
+    {
+        final Set<Kind> onAdded;
+        final Set<Kind> onUpdated;
+        final Set<Kind> required;
+        final Set<Kind> without;
+        final Set<Long> held = new LinkedHashSet<>();
+
+        ObserverModel(final Set<Kind> onAdded, final Set<Kind> onUpdated, final Set<Kind> with, final Set<Kind> without)
+        {
+            this.onAdded = onAdded;
+            this.onUpdated = onUpdated;
+            this.required = new LinkedHashSet<>(onAdded);
+            this.required.addAll(onUpdated);
+            this.required.addAll(with);
+            this.without = without;
+        }
+    }
+
+    /** The world under test, its listeners, and the model. */
+    private static final class Run
+    {
+        private final World world;
+        private final SignalFixtures_BodyStorage bodies;
+        private final SignalFixtures_SpeedStorage speeds;
+        private final SignalFixtures_HealthStorage healths;
+        private final SignalFixtures_StunnedStorage stunned;
+        private final SignalFixtures_GhostStorage ghosts;
+        private final Map<Kind, ComponentStorage<?>> storages = new HashMap<>();
+        private final SignalFixtures_BodyChangesObserver bodyChanges;
+        private final SignalFixtures_HurtWhileStunnedObserver hurtWhileStunned;
+        private final SignalFixtures_NewGhostsObserver newGhosts;
+        private final RuntimeObserver speedsOfTheHealthy;
+        private final List<String> log = new ArrayList<>();
+
+        // The model.
+        private final Set<Long> alive = new LinkedHashSet<>();
+        private final List<Long> recent = new ArrayList<>();
+        private final Map<Kind, Map<Long, Double>> values = new HashMap<>();
+        private final Map<Kind, Map<Long, int[]>> ticks = new HashMap<>();
+        private final Map<Kind, Deque<Long>> announcing = new HashMap<>();
+        private final Deque<Long> dying = new ArrayDeque<>();
+        private final List<ObserverModel> observers = new ArrayList<>();
+        private final List<String> expected = new ArrayList<>();
+        private int tick = 1;
+
+        Run(final World world)
+        {
+            this.world = world;
+            bodies = world.storage(SignalFixtures_BodyStorage.TYPE);
+            speeds = world.storage(SignalFixtures_SpeedStorage.TYPE);
+            healths = world.storage(SignalFixtures_HealthStorage.TYPE);
+            stunned = world.storage(SignalFixtures_StunnedStorage.TYPE);
+            ghosts = world.storage(SignalFixtures_GhostStorage.TYPE);
+            storages.put(Kind.BODY, bodies);
+            storages.put(Kind.SPEED, speeds);
+            storages.put(Kind.HEALTH, healths);
+            storages.put(Kind.STUNNED, stunned);
+            storages.put(Kind.GHOST, ghosts);
+            for (final Kind kind : Kind.values())
+            {
+                values.put(kind, new HashMap<>());
+                ticks.put(kind, new HashMap<>());
+                announcing.put(kind, new ArrayDeque<>());
+            }
+            // Observers attach before the listeners connect; their order among themselves does not matter.
+            bodyChanges = new SignalFixtures_BodyChangesObserver(world);
+            observers.add(new ObserverModel(Set.of(Kind.BODY), Set.of(Kind.BODY), Set.of(Kind.SPEED),
+                Set.of(Kind.GHOST)));
+            hurtWhileStunned = new SignalFixtures_HurtWhileStunnedObserver(world);
+            observers.add(new ObserverModel(Set.of(), Set.of(Kind.HEALTH), Set.of(Kind.STUNNED), Set.of()));
+            newGhosts = new SignalFixtures_NewGhostsObserver(world);
+            observers.add(new ObserverModel(Set.of(Kind.GHOST), Set.of(), Set.of(), Set.of()));
+            speedsOfTheHealthy = world.observer().onAdded(Speed.class).onUpdated(Speed.class).with(Health.class)
+                .without(Stunned.class).build();
+            observers.add(new ObserverModel(Set.of(Kind.SPEED), Set.of(Kind.SPEED), Set.of(Kind.HEALTH),
+                Set.of(Kind.STUNNED)));
+
+            for (final Kind kind : Kind.values())
+            {
+                final ComponentStorage<?> storage = storages.get(kind);
+                storage.onAdded((entity, index) -> log.add(kind + "+" + Entity.toString(entity)));
+                storage.onUpdated((entity, index) -> log.add(kind + "~" + Entity.toString(entity)));
+                storage.onRemoving((entity, index) -> log.add(kind + "-" + Entity.toString(entity)));
+            }
+            ghosts.onAdded((entity, index) -> healths.remove(entity));
+            stunned.onAdded((entity, index) ->
+            {
+                if (bodies.contains(entity))
+                {
+                    bodies.patch(entity, bodies.x(entity) + 1, bodies.y(entity));
+                }
+            });
+            bodies.onRemoving((entity, index) -> stunned.remove(entity));
+            speeds.onAdded((entity, index) ->
+            {
+                if (speeds.v(entity) < 0)
+                {
+                    throw new IllegalStateException("negative speed for " + Entity.toString(entity));
+                }
+            });
+            world.onCreated(entity -> log.add("C" + Entity.toString(entity)));
+            world.onDestroying(entity ->
+            {
+                log.add("D" + Entity.toString(entity));
+                if (ghosts.contains(entity))
+                {
+                    bodies.remove(entity);
+                }
+            });
+        }
+
+        void apply(final Op op)
+        {
+            log.clear();
+            expected.clear();
+            final long e = pick(op.pick());
+            final boolean isAlive = alive.contains(e);
+            final Kind kind = op.kind();
+            final boolean has = values.get(kind).containsKey(e);
+            boolean sorted = false;
+            switch (op.action())
+            {
+                case CREATE:
+                    if (alive.size() < MAX_ENTITIES)
+                    {
+                        created(world.create());
+                    }
+                    break;
+                case CREATE_MANY:
+                {
+                    final int count = 1 + op.how();
+                    if (alive.size() + count <= MAX_ENTITIES)
+                    {
+                        final long[] made = new long[count];
+                        world.create(made, count);
+                        for (final long entity : made)
+                        {
+                            created(entity);
+                        }
+                    }
+                    break;
+                }
+                case DESTROY:
+                    if (isAlive)
+                    {
+                        world.destroy(e);
+                        modelDestroy(e);
+                    }
+                    else
+                    {
+                        refused(() -> world.destroy(e));
+                    }
+                    break;
+                case ADD:
+                    if (!isAlive || has)
+                    {
+                        refused(() -> add(kind, e, op.value(), op.how()));
+                    }
+                    else if (kind == Kind.SPEED && op.value() < 0)
+                    {
+                        expectThrown(IllegalStateException.class, "negative speed", () -> add(kind, e, op.value(),
+                            op.how()));
+                        modelAdd(kind, e, op.value());
+                    }
+                    else
+                    {
+                        add(kind, e, op.value(), op.how());
+                        modelAdd(kind, e, op.value());
+                    }
+                    break;
+                case REMOVE:
+                    if (op.how() == 2)
+                    {
+                        if (isAlive)
+                        {
+                            check(world.remove(e, storages.get(kind).type().recordClass()) == has, "World.remove");
+                            modelRemove(kind, e);
+                        }
+                        else
+                        {
+                            refused(() -> world.remove(e, storages.get(kind).type().recordClass()));
+                        }
+                    }
+                    else if (op.how() == 1 && !has)
+                    {
+                        refused(() -> storages.get(kind).erase(e));
+                    }
+                    else
+                    {
+                        check((op.how() == 1 || storages.get(kind).remove(e)) == has, "remove returned " + !has);
+                        if (op.how() == 1)
+                        {
+                            storages.get(kind).erase(e);
+                        }
+                        modelRemove(kind, e);
+                    }
+                    break;
+                case PATCH:
+                    if (has)
+                    {
+                        patch(kind, e, op.value(), op.how());
+                        modelUpdate(kind, e, kind == Kind.STUNNED || kind == Kind.GHOST ? 0 : op.value());
+                    }
+                    else
+                    {
+                        refused(() -> patch(kind, e, op.value(), op.how()));
+                    }
+                    break;
+                case MARK:
+                    if (has)
+                    {
+                        storages.get(kind).markUpdated(e);
+                        modelUpdate(kind, e, values.get(kind).get(e));
+                    }
+                    else
+                    {
+                        refused(() -> storages.get(kind).markUpdated(e));
+                    }
+                    break;
+                case WRITE:
+                    if (has && write(kind, e, op.value(), op.how()))
+                    {
+                        values.get(kind).put(e, (double)op.value());
+                        stampChanged(kind, e);
+                    }
+                    break;
+                case CLEAR_STORAGE:
+                {
+                    storages.get(kind).clear();
+                    for (final long member : new ArrayList<>(values.get(kind).keySet()))
+                    {
+                        if (values.get(kind).containsKey(member))
+                        {
+                            modelRemove(kind, member);
+                        }
+                    }
+                    sorted = true;
+                    break;
+                }
+                case CLEAR_WORLD:
+                {
+                    world.clear();
+                    final List<Long> byIndex = new ArrayList<>(alive);
+                    byIndex.sort((a, b) -> Integer.compare(Entity.index(b), Entity.index(a)));
+                    for (final long entity : byIndex)
+                    {
+                        if (alive.contains(entity))
+                        {
+                            modelDestroy(entity);
+                        }
+                    }
+                    break;
+                }
+                case CLEAR_OBSERVER:
+                    switch (op.how())
+                    {
+                        case 0:
+                            bodyChanges.clear();
+                            break;
+                        case 1:
+                            hurtWhileStunned.clear();
+                            break;
+                        default:
+                            speedsOfTheHealthy.clear();
+                            break;
+                    }
+                    observers.get(op.how() == 2 ? 3 : op.how()).held.clear();
+                    break;
+                case ADVANCE:
+                    check(world.advanceTick() == tick, "advanceTick() returned another tick than the model's");
+                    tick++;
+                    break;
+                default:
+                    throw new IllegalStateException("unknown " + op);
+            }
+            if (sorted)
+            {
+                Collections.sort(log);
+                Collections.sort(expected);
+            }
+            check(log.equals(expected), "events " + log + ", the model expects " + expected);
+        }
+
+        // ---------------------------------------------------------------------------------------------------------
+        // The model's account of what the engine does, listeners included.
+        // ---------------------------------------------------------------------------------------------------------
+
+        private void modelAdd(final Kind kind, final long entity, final double value)
+        {
+            values.get(kind).put(entity, kind == Kind.STUNNED || kind == Kind.GHOST ? 0 : value);
+            ticks.get(kind).put(entity, new int[]{tick, tick});
+            for (final ObserverModel observer : observers)
+            {
+                if (observer.without.contains(kind))
+                {
+                    observer.held.remove(entity);
+                }
+                else if (observer.onAdded.contains(kind))
+                {
+                    enterIfMatching(observer, entity);
+                }
+            }
+            expected.add(kind + "+" + Entity.toString(entity));
+            switch (kind)
+            {
+                case GHOST:
+                    if (values.get(Kind.HEALTH).containsKey(entity))
+                    {
+                        modelRemove(Kind.HEALTH, entity);
+                    }
+                    break;
+                case STUNNED:
+                    if (values.get(Kind.BODY).containsKey(entity))
+                    {
+                        modelUpdate(Kind.BODY, entity, values.get(Kind.BODY).get(entity) + 1);
+                    }
+                    break;
+                default:
+                    break;
+            }
+        }
+
+        private void modelUpdate(final Kind kind, final long entity, final double value)
+        {
+            values.get(kind).put(entity, value);
+            stampChanged(kind, entity);
+            for (final ObserverModel observer : observers)
+            {
+                if (observer.onUpdated.contains(kind))
+                {
+                    enterIfMatching(observer, entity);
+                }
+            }
+            expected.add(kind + "~" + Entity.toString(entity));
+        }
+
+        private void modelRemove(final Kind kind, final long entity)
+        {
+            if (!values.get(kind).containsKey(entity) || announcing.get(kind).contains(entity))
+            {
+                return;
+            }
+            announcing.get(kind).push(entity);
+            expected.add(kind + "-" + Entity.toString(entity));
+            if (kind == Kind.BODY && values.get(Kind.STUNNED).containsKey(entity))
+            {
+                modelRemove(Kind.STUNNED, entity);
+            }
+            for (final ObserverModel observer : observers)
+            {
+                if (observer.required.contains(kind))
+                {
+                    observer.held.remove(entity);
+                }
+            }
+            values.get(kind).remove(entity);
+            ticks.get(kind).remove(entity);
+            announcing.get(kind).pop();
+        }
+
+        private void modelDestroy(final long entity)
+        {
+            if (dying.contains(entity))
+            {
+                return;
+            }
+            dying.push(entity);
+            expected.add("D" + Entity.toString(entity));
+            if (values.get(Kind.GHOST).containsKey(entity))
+            {
+                modelRemove(Kind.BODY, entity);
+            }
+            for (final Kind kind : Kind.values())
+            {
+                modelRemove(kind, entity);
+            }
+            alive.remove(entity);
+            dying.pop();
+        }
+
+        private void enterIfMatching(final ObserverModel observer, final long entity)
+        {
+            for (final Kind kind : observer.required)
+            {
+                if (!values.get(kind).containsKey(entity))
+                {
+                    return;
+                }
+            }
+            for (final Kind kind : observer.without)
+            {
+                if (values.get(kind).containsKey(entity))
+                {
+                    return;
+                }
+            }
+            observer.held.add(entity);
+        }
+
+        private void stampChanged(final Kind kind, final long entity)
+        {
+            final int[] stamp = ticks.get(kind).get(entity);
+            if (stamp != null)
+            {
+                stamp[1] = tick;
+            }
+        }
+
+        private void created(final long entity)
+        {
+            check(!alive.contains(entity), "create() returned the alive " + Entity.toString(entity));
+            alive.add(entity);
+            recent.remove(entity);
+            recent.add(entity);
+            if (recent.size() > 96)
+            {
+                recent.remove(0);
+            }
+            expected.add("C" + Entity.toString(entity));
+        }
+
+        // ---------------------------------------------------------------------------------------------------------
+        // The engine's APIs, chosen by 'how'.
+        // ---------------------------------------------------------------------------------------------------------
+
+        private void add(final Kind kind, final long entity, final int value, final int how)
+        {
+            switch (kind)
+            {
+                case BODY:
+                    if (how == 0)
+                    {
+                        bodies.emplace(entity, value, 0f);
+                    }
+                    else if (how == 1)
+                    {
+                        bodies.add(entity, new Body(value, 0f));
+                    }
+                    else
+                    {
+                        world.add(entity, new Body(value, 0f));
+                    }
+                    break;
+                case SPEED:
+                    if (how == 0)
+                    {
+                        speeds.emplace(entity, value);
+                    }
+                    else
+                    {
+                        world.add(entity, new Speed(value));
+                    }
+                    break;
+                case HEALTH:
+                    if (how == 0)
+                    {
+                        healths.emplace(entity, value);
+                    }
+                    else
+                    {
+                        healths.add(entity, new Health(value));
+                    }
+                    break;
+                case STUNNED:
+                    if (how == 0)
+                    {
+                        stunned.emplace(entity);
+                    }
+                    else
+                    {
+                        world.add(entity, new Stunned());
+                    }
+                    break;
+                default:
+                    if (how == 0)
+                    {
+                        ghosts.emplace(entity);
+                    }
+                    else
+                    {
+                        ghosts.add(entity, new Ghost());
+                    }
+                    break;
+            }
+        }
+
+        private void patch(final Kind kind, final long entity, final int value, final int how)
+        {
+            switch (kind)
+            {
+                case BODY:
+                    if (how == 0)
+                    {
+                        bodies.patch(entity, value, 0f);
+                    }
+                    else
+                    {
+                        bodies.patch(entity, new Body(value, 0f));
+                    }
+                    break;
+                case SPEED:
+                    speeds.patch(entity, value);
+                    break;
+                case HEALTH:
+                    healths.patch(entity, new Health(value));
+                    break;
+                case STUNNED:
+                    stunned.patch(entity, new Stunned());
+                    break;
+                default:
+                    ghosts.patch(entity, new Ghost());
+                    break;
+            }
+        }
+
+        /** A write that signals nothing; returns false for tags, which have no field. */
+        private boolean write(final Kind kind, final long entity, final int value, final int how)
+        {
+            switch (kind)
+            {
+                case BODY:
+                    if (how == 0)
+                    {
+                        bodies.x(entity, value);
+                    }
+                    else if (how == 1)
+                    {
+                        bodies.xAt(bodies.indexOf(entity), value);
+                    }
+                    else
+                    {
+                        bodies.ref().moveTo(bodies.indexOf(entity)).x(value);
+                    }
+                    return true;
+                case SPEED:
+                    if (how == 0)
+                    {
+                        speeds.v(entity, value);
+                    }
+                    else
+                    {
+                        speeds.ref().moveTo(speeds.indexOf(entity)).v(value);
+                    }
+                    return true;
+                case HEALTH:
+                    healths.hp(entity, value);
+                    return true;
+                default:
+                    return false;
+            }
+        }
+
+        // ---------------------------------------------------------------------------------------------------------
+
+        void verify()
+        {
+            check(world.aliveCount() == alive.size(), "aliveCount " + world.aliveCount() + ", model " + alive.size());
+            for (final Kind kind : Kind.values())
+            {
+                final ComponentStorage<?> storage = storages.get(kind);
+                final Map<Long, Double> model = values.get(kind);
+                check(storage.memberCount() == model.size(), storage.name() + " has " + storage.memberCount() +
+                    " members, the model " + model.size());
+                for (final Map.Entry<Long, Double> entry : model.entrySet())
+                {
+                    final long entity = entry.getKey();
+                    check(alive.contains(entity), "the model holds a dead entity in " + kind);
+                    check(readValue(kind, entity) == entry.getValue(), Entity.toString(entity) + " reads " +
+                        readValue(kind, entity) + " from " + storage.name() + ", the model " + entry.getValue());
+                    if (storage.isTracked())
+                    {
+                        final int index = storage.indexOf(entity);
+                        final int[] stamp = ticks.get(kind).get(entity);
+                        check(storage.addedTickAt(index) == stamp[0] && storage.changedTickAt(index) == stamp[1],
+                            Entity.toString(entity) + " in " + storage.name() + " is stamped " +
+                            storage.addedTickAt(index) + "/" + storage.changedTickAt(index) + ", the model " +
+                            stamp[0] + "/" + stamp[1]);
+                    }
+                }
+            }
+            verifyObserver(0, bodyChanges.size(), bodyChanges::contains);
+            verifyObserver(1, hurtWhileStunned.size(), hurtWhileStunned::contains);
+            verifyObserver(2, newGhosts.size(), newGhosts::contains);
+            verifyObserver(3, speedsOfTheHealthy.size(), speedsOfTheHealthy::contains);
+            final Set<Long> walked = new TreeSet<>();
+            bodyChanges.forEach((entity, body, speed) ->
+            {
+                check(walked.add(entity), "an observer visited " + Entity.toString(entity) + " twice");
+                check(body.x() == values.get(Kind.BODY).get(entity).floatValue(), "the observer's Ref reads " +
+                    body.x() + " for " + Entity.toString(entity));
+            });
+            check(walked.equals(new TreeSet<>(observers.get(0).held)), "the generated observer walked " + walked);
+        }
+
+        private void verifyObserver(final int k, final int size, final java.util.function.LongPredicate contains)
+        {
+            final Set<Long> held = observers.get(k).held;
+            check(size == held.size(), "observer " + k + " holds " + size + " entities, the model " + held);
+            for (final long entity : recent)
+            {
+                check(contains.test(entity) == held.contains(entity), "observer " + k + " contains(" +
+                    Entity.toString(entity) + ") is " + !held.contains(entity));
+            }
+        }
+
+        private double readValue(final Kind kind, final long entity)
+        {
+            switch (kind)
+            {
+                case BODY:
+                    return bodies.x(entity);
+                case SPEED:
+                    return speeds.v(entity);
+                case HEALTH:
+                    return healths.hp(entity);
+                default:
+                    return 0;
+            }
+        }
+
+        /** Mostly an alive entity; one time in six a recent handle that may be stale. */
+        private long pick(final int pick)
+        {
+            if (!alive.isEmpty() && pick % 6 != 0)
+            {
+                int n = (pick / 6) % alive.size();
+                for (final long entity : alive)
+                {
+                    if (n-- == 0)
+                    {
+                        return entity;
+                    }
+                }
+            }
+            return recent.isEmpty() ? Entity.NULL : recent.get((pick / 6) % recent.size());
+        }
+
+        private static void refused(final Runnable action)
+        {
+            expectThrown(IllegalArgumentException.class, "", action);
+        }
+
+        private static void expectThrown(final Class<? extends Throwable> type, final String mention,
+            final Runnable action)
+        {
+            try
+            {
+                action.run();
+            }
+            catch (final Throwable ex)
+            {
+                if (!type.isInstance(ex) || !String.valueOf(ex.getMessage()).contains(mention))
+                {
+                    throw new AssertionError("expected " + type.getSimpleName() + " mentioning '" + mention +
+                        "', got " + ex, ex);
+                }
+                return;
+            }
+            throw new AssertionError("expected " + type.getSimpleName() + ", nothing was thrown");
+        }
+
+        private static void check(final boolean condition, final String message)
+        {
+            if (!condition)
+            {
+                throw new AssertionError(message);
+            }
+        }
+    }
+}
