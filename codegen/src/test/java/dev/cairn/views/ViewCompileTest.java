@@ -34,6 +34,7 @@ final class ViewCompileTest
         "    @Component public record W(boolean s) {}",
         "    @Component public record X() {}",
         "    @Component public record Y() {}",
+        "    @Component(tracked = true) public record Tracked(float a) {}",
         "    public record Plain(int a) {}",
         "}");
 
@@ -78,6 +79,73 @@ final class ViewCompileTest
             "interface Movers {}");
         assertThat(compile(view)).hadErrorContaining("c.Components.Plain in 'with' of @View on Movers is not a " +
             "@Component record: annotate it with @dev.cairn.Component").inFile(view).onLineContaining("Plain.class");
+    }
+
+    @Test
+    void aTickFilterOnAComponentThatIsNotIncludedOrNotTrackedIsAnErrorOnItsEntry()
+    {
+        final JavaFileObject notIncluded = source(
+            "@View(with = P.class,",
+            "    changed = Tracked.class)",
+            "interface Moved {}");
+        assertThat(compile(notIncluded)).hadErrorContaining("c.Components.Tracked is in 'changed' of @View on Moved " +
+            "but not in 'with'").inFile(notIncluded).onLineContaining("changed = Tracked.class");
+        final JavaFileObject untracked = source(
+            "@View(with = {P.class, Tracked.class},",
+            "    added = P.class)",
+            "interface Fresh {}");
+        assertThat(compile(untracked)).hadErrorContaining("c.Components.P is in 'added' of @View on Fresh but keeps " +
+            "no change ticks: declare it @Component(tracked = true)").inFile(untracked).onLineContaining("added = P");
+    }
+
+    @Test
+    void aViewFilteredByTicksTakesTheTickInEveryIteratingMethod()
+    {
+        final JavaFileObject view = source(
+            "@View(with = {P.class, Tracked.class}, changed = Tracked.class)",
+            "interface Moved {}");
+        final Compilation compilation = compile(view);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String source = generated(compilation, "q.MovedView");
+        assertTrue(source.contains("public void forEach(final int since, final Action action)"), source);
+        assertTrue(source.contains("public Cursor cursor(final int since)"), source);
+        assertTrue(source.contains("public int count(final int since)"), source);
+        assertTrue(source.contains("public boolean contains(final long entity, final int since)"), source);
+    }
+
+    @Test
+    void observerMistakesAreErrorsOnTheDeclarationOrTheEntry()
+    {
+        final JavaFileObject onClass = JavaFileObjects.forSourceLines("q.A", "package q;",
+            "import c.Components.*;", "@dev.cairn.Observer(added = P.class) class A {}");
+        assertThat(compile(onClass)).hadErrorContaining("@Observer goes on an interface, but A is a class")
+            .inFile(onClass);
+        final JavaFileObject noTrigger = JavaFileObjects.forSourceLines("q.B", "package q;",
+            "import c.Components.*;", "@dev.cairn.Observer(with = P.class) interface B {}");
+        assertThat(compile(noTrigger)).hadErrorContaining("@Observer on B has no trigger").inFile(noTrigger);
+        final JavaFileObject both = JavaFileObjects.forSourceLines("q.C", "package q;",
+            "import c.Components.*;", "@dev.cairn.Observer(updated = P.class,", "    without = P.class)",
+            "interface C {}");
+        assertThat(compile(both)).hadErrorContaining("c.Components.P is both required and in 'without' of @Observer " +
+            "on C").inFile(both).onLineContaining("without = P.class");
+        final JavaFileObject plain = JavaFileObjects.forSourceLines("q.D", "package q;",
+            "import c.Components.*;", "@dev.cairn.Observer(added = Plain.class) interface D {}");
+        assertThat(compile(plain)).hadErrorContaining("c.Components.Plain in 'added' of @Observer on D is not a " +
+            "@Component record").inFile(plain);
+    }
+
+    @Test
+    void anObserverIsGeneratedUnderItsInterfacesNameAndPassesItsRequiredComponents()
+    {
+        final JavaFileObject observer = JavaFileObjects.forSourceLines("q.Moves", "package q;",
+            "import c.Components.*;", "@dev.cairn.Observer(added = P.class, updated = {P.class, Q.class},",
+            "    with = {X.class, R.class}, without = Y.class)", "interface Moves {}");
+        final Compilation compilation = compile(observer);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String source = generated(compilation, "q.MovesObserver");
+        assertTrue(source.contains("void accept(long entity, Components_PStorage.Ref p, Components_QStorage.Ref q, " +
+            "Components_RStorage.Ref r);"), source);
+        assertTrue(source.contains(".onUpdated(pStorage, qStorage)"), source);
     }
 
     @Test
@@ -269,7 +337,7 @@ final class ViewCompileTest
         final Compilation compilation = compile(view);
         assertThat(compilation).succeededWithoutWarnings();
         final String source = generated(compilation, "q.SingleView");
-        assertTrue(!source.contains("memberIndex") && !source.contains("indexIn"), source);
+        assertTrue(!source.contains("moveToEntity") && !source.contains("indexOf("), source);
         assertTrue(source.contains("return pStorage.memberCount();"), "count() is the member count");
     }
 

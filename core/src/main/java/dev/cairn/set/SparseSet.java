@@ -355,13 +355,22 @@ public class SparseSet implements AutoCloseable
         {
             beforeInsert(entity);
         }
-        final int entityIndex = Entity.index(entity);
-        long sparseAddress = sparseAddressOf(entityIndex);
-        final boolean newPage = sparseAddress == 0;
-        if (newPage)
+        final long sparseAddress = sparseAddressOf(Entity.index(entity));
+        // The common case stays small enough for the JIT to inline: the page exists, the entity index is absent and a
+        // packed index is free. Allocation, revival and refusal are out of line.
+        if (sparseAddress != 0 && UnsafeApi.getInt(sparseAddress) < 0 && (size < dense.capacity() || hasHole()))
         {
-            sparseAddress = allocatePage(entityIndex >>> PAGE_SHIFT) + ((long)(entityIndex & PAGE_MASK) << 2);
+            return place(entity, sparseAddress);
         }
+        return insertSlowly(entity, sparseAddress);
+    }
+
+    private int insertSlowly(final long entity, final long knownSparseAddress)
+    {
+        final int entityIndex = Entity.index(entity);
+        final boolean newPage = knownSparseAddress == 0;
+        final long sparseAddress = newPage ?
+            allocatePage(entityIndex >>> PAGE_SHIFT) + ((long)(entityIndex & PAGE_MASK) << 2) : knownSparseAddress;
         final int existing = UnsafeApi.getInt(sparseAddress);
         if (existing >= 0)
         {
@@ -374,9 +383,35 @@ public class SparseSet implements AutoCloseable
             }
             throw alreadyPresent(entity, packedGet(existing));
         }
+        if (size == dense.capacity() && !hasHole())
+        {
+            try
+            {
+                ensureCapacity(size + 1);
+            }
+            catch (final RuntimeException ex)
+            {
+                if (newPage)
+                {
+                    freePage(entityIndex >>> PAGE_SHIFT);
+                }
+                throw ex;
+            }
+        }
+        return place(entity, sparseAddress);
+    }
 
+    /** Whether an IN_PLACE tombstone can take the next insert. */
+    private boolean hasHole()
+    {
+        return freeHead != ABSENT && policy == DeletionPolicy.IN_PLACE;
+    }
+
+    /** Puts an absent entity at a free packed index; its sparse entry is at {@code sparseAddress}. */
+    private int place(final long entity, final long sparseAddress)
+    {
         final int index;
-        if (policy == DeletionPolicy.IN_PLACE && freeHead != ABSENT)
+        if (hasHole())
         {
             index = freeHead;
             freeHead = (int)packedGet(index);
@@ -384,21 +419,6 @@ public class SparseSet implements AutoCloseable
         }
         else
         {
-            if (size == dense.capacity())
-            {
-                try
-                {
-                    ensureCapacity(size + 1);
-                }
-                catch (final RuntimeException ex)
-                {
-                    if (newPage)
-                    {
-                        freePage(entityIndex >>> PAGE_SHIFT);
-                    }
-                    throw ex;
-                }
-            }
             index = size++;
         }
         packedPut(index, entity);
@@ -469,6 +489,7 @@ public class SparseSet implements AutoCloseable
             announced = Arrays.copyOf(announced, Math.max(4, announcedCount * 2));
         }
         announced[announcedCount++] = entity;
+        final long layoutBefore = layoutVersion;
         final Throwable failure;
         try
         {
@@ -480,7 +501,7 @@ public class SparseSet implements AutoCloseable
         }
         ensureOpen();
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
-        final int now = indexOf(entity, sparseAddress);
+        final int now = layoutVersion == layoutBefore ? index : indexOf(entity, sparseAddress);
         if (now >= 0)
         {
             eraseAt(now, entity, sparseAddress);

@@ -449,6 +449,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
 
     private int sendAdded(final long entity, final int index)
     {
+        final long layoutBefore = layoutVersion();
         Throwable failure = null;
         int now = index;
         for (final StorageHook hook : hooks)
@@ -470,7 +471,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
         failure = added.send(this, entity, now, failure);
         Signal.rethrow(failure);
-        return indexOf(entity);
+        return layoutVersion() == layoutBefore ? index : indexOf(entity);
     }
 
     private void sendUpdated(final long entity, final int index)

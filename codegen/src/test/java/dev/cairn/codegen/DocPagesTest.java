@@ -2,6 +2,8 @@ package dev.cairn.codegen;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
@@ -33,25 +35,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 /**
- * Keeps {@code docs/getting-started.md} runnable: every {@code ```java} block in it is a whole source file whose first
- * line names its path; they are compiled together through the annotation processor under {@code -Xlint:all -Werror},
- * every class with a {@code main} method is run, and each {@code ```text} block announced by an
- * {@code <!-- output of demo.Main -->} comment must be exactly what that class prints.
+ * Keeps the pages of {@code docs/} runnable: every {@code ```java} block of a page is a whole source file whose first
+ * line names its path; a page's blocks are compiled together through the annotation processor under
+ * {@code -Xlint:all -Werror}, every class with a {@code main} method is run, and each {@code ```text} block announced
+ * by an {@code <!-- output of demo.Main -->} comment must be exactly what that class prints.
  */
-final class GettingStartedDocTest
+final class DocPagesTest
 {
-    private static final Path DOC = Path.of("..", "docs", "getting-started.md");
+    private static final Path DOCS = Path.of("..", "docs");
+    private static final Path DOC = DOCS.resolve("getting-started.md");
     private static final Pattern JAVA_BLOCK = Pattern.compile("```java\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern OUTPUT_BLOCK =
         Pattern.compile("<!-- output of ([\\w.]+) -->\\s*```text\\n(.*?)```", Pattern.DOTALL);
     private static final Pattern PATH_LINE = Pattern.compile("// src/main/java/([\\w/]+)\\.java");
 
-    @Test
-    void theSnippetsCompileThroughTheProcessorAndPrintWhatTheDocSays(@TempDir final Path dir) throws Exception
+    @ParameterizedTest
+    @ValueSource(strings = {"getting-started.md", "signals.md"})
+    void theSnippetsCompileThroughTheProcessorAndPrintWhatThePageSays(final String page, @TempDir final Path dir)
+        throws Exception
     {
-        final String doc = Files.readString(DOC);
+        final String doc = Files.readString(DOCS.resolve(page));
         final Map<String, Path> sources = writeSources(doc, dir.resolve("src"));
-        assertTrue(sources.containsKey("demo.Main"), "the page has no demo.Main");
 
         final Path classes = Files.createDirectories(dir.resolve("classes"));
         compile(sources, classes, Files.createDirectories(dir.resolve("generated")));
@@ -62,10 +66,14 @@ final class GettingStartedDocTest
         {
             expected.put(outputs.group(1), outputs.group(2));
         }
-        assertTrue(expected.containsKey("demo.Main"), "the page shows no output of demo.Main");
+        assertFalse(expected.isEmpty(), page + " shows the output of no class");
+        for (final String className : expected.keySet())
+        {
+            assertTrue(sources.containsKey(className), page + " shows the output of " + className + ", which it lacks");
+        }
 
         try (URLClassLoader loader = new URLClassLoader(
-            new URL[]{classes.toUri().toURL()}, GettingStartedDocTest.class.getClassLoader()))
+            new URL[]{classes.toUri().toURL()}, DocPagesTest.class.getClassLoader()))
         {
             for (final String className : sources.keySet())
             {
@@ -106,7 +114,7 @@ final class GettingStartedDocTest
             final Matcher path = PATH_LINE.matcher(code.lines().findFirst().orElse(""));
             if (!path.matches())
             {
-                fail("a ```java block of " + DOC + " does not start with its path, e.g. " +
+                fail("a ```java block does not start with its path, e.g. " +
                     "'// src/main/java/demo/Main.java':\n" + code);
             }
             final Path file = root.resolve(path.group(1) + ".java");
@@ -114,7 +122,7 @@ final class GettingStartedDocTest
             Files.writeString(file, code);
             sources.put(path.group(1).replace('/', '.'), file);
         }
-        assertFalse(sources.isEmpty(), "no ```java blocks in " + DOC);
+        assertFalse(sources.isEmpty(), "no ```java blocks");
         return sources;
     }
 
@@ -141,7 +149,7 @@ final class GettingStartedDocTest
                     messages.add(diagnostic.toString());
                 }
             }
-            assertTrue(compiled && messages.isEmpty(), "the snippets of " + DOC + " do not compile cleanly:\n" +
+            assertTrue(compiled && messages.isEmpty(), "the snippets do not compile cleanly:\n" +
                 String.join("\n", messages));
         }
     }
