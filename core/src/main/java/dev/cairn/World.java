@@ -2,6 +2,7 @@ package dev.cairn;
 
 import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.entity.EntityPool;
+import dev.cairn.group.RuntimeGroup;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signal.Connection;
@@ -60,6 +61,7 @@ public final class World implements AutoCloseable, Storages
     private final Clock clock = new Clock();
     private final EntitySignal createdSignal = new EntitySignal("World: created", null);
     private final EntitySignal destroyingSignal = new EntitySignal("World: destroying", null);
+    private final RuntimeGroup.Registry groups;
     /** The entities being destroyed while listeners watch, innermost last: destroying one again does nothing. */
     private long[] dying = new long[4];
     private int dyingCount;
@@ -102,6 +104,7 @@ public final class World implements AutoCloseable, Storages
     {
         this.offHeap = new OffHeap("World", maxOffHeapBytes);
         this.entities = new EntityPool(offHeap, maxEntities);
+        this.groups = new RuntimeGroup.Registry(this, offHeap, entities);
     }
 
     /**
@@ -547,6 +550,33 @@ public final class World implements AutoCloseable, Storages
     {
         ensureOpen();
         return new RuntimeObserver.Builder(this, offHeap, entities);
+    }
+
+    /**
+     * Starts the rule of a group: the entities that have every owned and {@code with} component and no
+     * {@code without} one, kept up to date. An owning group keeps its entities at the front of its owned storages,
+     * aligned, so iterating it needs no lookup.
+     * <pre>{@code
+     * RuntimeGroup movement = world.group().owning(Position.class, Velocity.class).without(Frozen.class).build();
+     * }</pre>
+     *
+     * @return a builder; {@link RuntimeGroup.Builder#build()} creates the group.
+     * @throws IllegalStateException if the world is closed.
+     */
+    public RuntimeGroup.Builder group()
+    {
+        ensureOpen();
+        return groups.builder();
+    }
+
+    /**
+     * The groups of this world that are open, in the order they were built.
+     *
+     * @return a new list.
+     */
+    public List<RuntimeGroup> groups()
+    {
+        return groups.groups();
     }
 
     /**

@@ -15,14 +15,16 @@ import java.util.Set;
 
 /**
  * Cairn's annotation processor: each {@code @dev.cairn.Component} record gets a generated off-heap storage, each
- * {@code @dev.cairn.View} interface a generated view, each {@code @dev.cairn.Observer} interface a generated observer. Isolating: every generated file originates from exactly one
- * annotated element.
+ * {@code @dev.cairn.View} interface a generated view, each {@code @dev.cairn.Observer} interface a generated observer,
+ * each {@code @dev.cairn.Group} interface a generated group.
+ * Isolating: every generated file originates from exactly one annotated element.
  */
 public final class CairnProcessor extends AbstractProcessor
 {
     static final String COMPONENT = "dev.cairn.Component";
     static final String VIEW = "dev.cairn.View";
     static final String OBSERVER = "dev.cairn.Observer";
+    static final String GROUP = "dev.cairn.Group";
 
     /** Records whose component types were not resolved yet (another processor may generate them), by name. */
     private final Map<String, String> deferredComponents = new LinkedHashMap<>();
@@ -41,7 +43,7 @@ public final class CairnProcessor extends AbstractProcessor
     {
         // The processor claims @Generated, which marks the classes it writes, so that javac's -Xlint:processing does
         // not warn in the next round that no processor claimed it.
-        return Set.of(COMPONENT, VIEW, OBSERVER, GeneratedNames.GENERATED);
+        return Set.of(COMPONENT, VIEW, OBSERVER, GROUP, GeneratedNames.GENERATED);
     }
 
     @Override
@@ -130,6 +132,7 @@ public final class CairnProcessor extends AbstractProcessor
         }
     }
 
+    /** Observers and groups: both are written by the view generator, which knows how to check a rule. */
     private void processObservers(final Set<? extends TypeElement> annotations, final RoundEnvironment round)
     {
         for (final TypeElement annotation : annotations)
@@ -139,6 +142,13 @@ public final class CairnProcessor extends AbstractProcessor
                 for (final Element element : round.getElementsAnnotatedWith(annotation))
                 {
                     new ViewGenerator(processingEnv).generateObserver(element);
+                }
+            }
+            else if (annotation.getQualifiedName().contentEquals(GROUP))
+            {
+                for (final Element element : round.getElementsAnnotatedWith(annotation))
+                {
+                    new ViewGenerator(processingEnv).generateGroup(element);
                 }
             }
         }

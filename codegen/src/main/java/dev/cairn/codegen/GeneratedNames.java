@@ -26,6 +26,9 @@ final class GeneratedNames
     /** What a generated observer's name adds to its interface's. */
     static final String OBSERVER_SUFFIX = "Observer";
 
+    /** What a generated group's name adds to its interface's. */
+    static final String GROUP_SUFFIX = "Group";
+
     /** The simple name of the flyweight class nested in every storage that has columns. */
     static final String REF = "Ref";
 
@@ -70,6 +73,17 @@ final class GeneratedNames
     static String observer(final TypeElement observer)
     {
         return flatName(observer) + OBSERVER_SUFFIX;
+    }
+
+    /**
+     * The simple name of the group generated for an interface: {@code Movement} gives {@code MovementGroup}.
+     *
+     * @param group an interface annotated {@code @Group}.
+     * @return the group class's simple name.
+     */
+    static String group(final TypeElement group)
+    {
+        return flatName(group) + GROUP_SUFFIX;
     }
 
     /**

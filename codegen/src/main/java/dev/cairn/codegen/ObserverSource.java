@@ -96,26 +96,28 @@ final class ObserverSource
         final List<String> rule = new ArrayList<>();
         if (!model.added().isEmpty())
         {
-            rule.add(links(model.added(), "or") + " added");
+            rule.add(ViewComponent.links(model.added(), "or") + " added");
         }
         if (!model.updated().isEmpty())
         {
-            rule.add(links(model.updated(), "or") + " updated");
+            rule.add(ViewComponent.links(model.updated(), "or") + " updated");
         }
         String text = "Observes the entities that had " + String.join(", or ", rule);
         if (!model.with().isEmpty())
         {
-            text += ", while they have " + links(model.with(), "and");
+            text += ", while they have " + ViewComponent.links(model.with(), "and");
         }
         if (!model.without().isEmpty())
         {
-            text += (model.with().isEmpty() ? ", while they have " : " but ") + "not " + links(model.without(), "or");
+            text += (model.with().isEmpty() ? ", while they have " : " but ") + "not " +
+                ViewComponent.links(model.without(), "or");
         }
         out.javadoc(text + ", since it was last cleared. Generated from {@link " +
                 model.observer().getQualifiedName() + "} by cairn-codegen; do not edit.",
             "<p>",
-            "Every observed entity has " + links(required, "and") + (model.without().isEmpty() ? "" :
-                " and not " + links(model.without(), "or")) + " at all times: an entity enters when a trigger " +
+            "Every observed entity has " + ViewComponent.links(required, "and") + (model.without().isEmpty() ? "" :
+                " and not " + ViewComponent.links(model.without(), "or")) + " at all times: an entity enters when a " +
+                "trigger " +
                 "fires and it matches, appears once however often it changed, and leaves when it stops matching, is " +
                 "destroyed, or the observer is cleared (see {@link RuntimeObserver}). {@link #forEach(Action)} " +
                 "passes each one with a positioned {@code Ref} per component and allocates nothing; removing the " +
@@ -139,7 +141,7 @@ final class ObserverSource
         for (final ViewComponent component : passed)
         {
             doc.add("@param " + component.name() + " its {@link " + component.record().getQualifiedName() + "}.");
-            parameters.add(refType(component) + " " + component.name());
+            parameters.add(component.refType() + " " + component.name());
         }
         out.javadoc(doc.toArray(new String[0]));
         out.list("void accept(", parameters, ");");
@@ -150,7 +152,7 @@ final class ObserverSource
     {
         for (final ViewComponent component : passed)
         {
-            out.line("private final " + refType(component) + " " + refField(component) + ";");
+            out.line("private final " + component.refType() + " " + refField(component) + ";");
         }
         out.line("private final RuntimeObserver observer;");
         out.line("private boolean iterating;");
@@ -166,8 +168,8 @@ final class ObserverSource
         out.open();
         for (final ViewComponent component : all())
         {
-            out.line("final " + storageType(component) + " " + storageLocal(component) + " = world.storage(" +
-                storageType(component) + ".TYPE);");
+            out.line("final " + component.storageType() + " " + storageLocal(component) + " = world.storage(" +
+                component.storageType() + ".TYPE);");
         }
         for (final ViewComponent component : passed)
         {
@@ -214,7 +216,7 @@ final class ObserverSource
         out.line("final RuntimeObserver observer = this.observer;");
         for (final ViewComponent component : passed)
         {
-            out.line("final " + refType(component) + " " + refLocal(component) + " = this." + refField(component) +
+            out.line("final " + component.refType() + " " + refLocal(component) + " = this." + refField(component) +
                 ";");
         }
         out.line("observer.beginIteration();");
@@ -312,18 +314,6 @@ final class ObserverSource
         return all;
     }
 
-    private static String storageType(final ViewComponent component)
-    {
-        final String storage = component.storageName();
-        final int dot = storage.lastIndexOf('.');
-        return dot < 0 ? storage : storage.substring(dot + 1);
-    }
-
-    private static String refType(final ViewComponent component)
-    {
-        return storageType(component) + ".Ref";
-    }
-
     private static String storageLocal(final ViewComponent component)
     {
         return component.name() + "Storage";
@@ -339,17 +329,4 @@ final class ObserverSource
         return component.name() + "Ref";
     }
 
-    private static String links(final List<ViewComponent> components, final String conjunction)
-    {
-        final StringBuilder text = new StringBuilder();
-        for (int k = 0; k < components.size(); k++)
-        {
-            if (k > 0)
-            {
-                text.append(k == components.size() - 1 ? " " + conjunction + " " : ", ");
-            }
-            text.append("{@link ").append(components.get(k).record().getQualifiedName()).append('}');
-        }
-        return text.toString();
-    }
 }

@@ -406,6 +406,12 @@ final class StorageGenerator
                 body(write(column, "checkIndex(index)", "value") + ";", "stampChanged(index);") :
                 body(write(column, "checkIndex(index)", "value") + ";"));
 
+            out.javadoc("The " + field + " column over the components at {@code [0, size())}, for bulk processing " +
+                "(see {@link " + names.of("dev.cairn.storage.Column") + "} for how long it stays valid).");
+            method(Owner.STORAGE, column, "public " + names.of("dev.cairn.storage.Column"), name + "Column",
+                List.of(), body("return column(" + columnConstants.get(column) + ", " +
+                    names.lang(column.type().widthClass()) + ".BYTES);"));
+
             final String order = column.type().isEnum() ? "Enum.compareTo" : column.type().compareClass() +
                 ".compare";
             out.javadoc("Orders packed indices by " + field + " as {@code " + order + "} does, without boxing.");

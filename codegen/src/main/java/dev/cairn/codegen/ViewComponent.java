@@ -2,6 +2,7 @@ package dev.cairn.codegen;
 
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.TypeElement;
+import java.util.List;
 
 /**
  * One component listed in a {@code @View}: the record, where it was listed (for error positions), and the names the
@@ -19,4 +20,45 @@ import javax.lang.model.element.TypeElement;
  */
 record ViewComponent(TypeElement record, AnnotationValue value, String name, String storageName, boolean tag)
 {
+    /**
+     * The storage's simple name, as generated code in the same or an importing package writes it.
+     *
+     * @return for example {@code PositionStorage}.
+     */
+    String storageType()
+    {
+        final int dot = storageName.lastIndexOf('.');
+        return dot < 0 ? storageName : storageName.substring(dot + 1);
+    }
+
+    /**
+     * The type of the storage's flyweight.
+     *
+     * @return for example {@code PositionStorage.Ref}.
+     */
+    String refType()
+    {
+        return storageType() + ".Ref";
+    }
+
+    /**
+     * Javadoc links to components, joined as prose: {@code {@link A}, {@link B} and {@link C}}.
+     *
+     * @param components  the components.
+     * @param conjunction the word before the last one, {@code and} or {@code or}.
+     * @return the text.
+     */
+    static String links(final List<ViewComponent> components, final String conjunction)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (int k = 0; k < components.size(); k++)
+        {
+            if (k > 0)
+            {
+                text.append(k == components.size() - 1 ? " " + conjunction + " " : ", ");
+            }
+            text.append("{@link ").append(components.get(k).record().getQualifiedName()).append('}');
+        }
+        return text.toString();
+    }
 }

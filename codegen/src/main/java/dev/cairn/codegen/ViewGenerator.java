@@ -184,6 +184,106 @@ final class ViewGenerator
         }
     }
 
+    /**
+     * Validates one element annotated {@code @dev.cairn.Group} and, if it declares a correct group, writes its class.
+     *
+     * @param element an element annotated {@code @dev.cairn.Group}.
+     */
+    void generateGroup(final Element element)
+    {
+        final AnnotationMirror annotation = findAnnotation(element, CairnProcessor.GROUP);
+        if (annotation == null)
+        {
+            return;
+        }
+        if (element.getKind() != ElementKind.INTERFACE)
+        {
+            error(
+                "@Group goes on an interface, but " + element.getSimpleName() + " is " + article(element.getKind()) +
+                "; declare it as 'interface " + element.getSimpleName() + " {}'", element, null, null);
+            return;
+        }
+        final TypeElement group = (TypeElement)element;
+        if (group.getNestingKind() == NestingKind.LOCAL)
+        {
+            error("@Group " + group.getSimpleName() + " is declared inside a method, and the group class generated " +
+                "for it could not name it; move it to a top-level or member declaration", group, null, null);
+            return;
+        }
+        final List<ViewComponent> owns = new ArrayList<>();
+        final List<ViewComponent> with = new ArrayList<>();
+        final List<ViewComponent> without = new ArrayList<>();
+        boolean valid = collect(group, annotation, elementValue(annotation, "owns"), "owns", owns);
+        valid &= collect(group, annotation, elementValue(annotation, "with"), "with", with);
+        valid &= collect(group, annotation, elementValue(annotation, "without"), "without", without);
+        if (!valid)
+        {
+            return;
+        }
+        if (owns.isEmpty() && with.isEmpty())
+        {
+            error("@Group on " + group.getSimpleName() + " requires no component: list at least one @Component " +
+                "record in 'owns' or 'with'", group, annotation, null);
+            return;
+        }
+        final GroupModel model = new GroupModel(group, owns, with, without);
+        if (model.required().size() > MAX_INCLUDED || without.size() > MAX_EXCLUDED)
+        {
+            error("@Group on " + group.getSimpleName() + " names " + model.required().size() + " required and " +
+                without.size() + " excluded components; a generated group takes at most " + MAX_INCLUDED + " and " +
+                MAX_EXCLUDED + ": use World.group() for a runtime group", group, annotation, null);
+            return;
+        }
+        final Map<String, ViewComponent> byRecord = new HashMap<>();
+        final Map<String, ViewComponent> byName = new HashMap<>();
+        for (final List<ViewComponent> list : List.of(owns, with, without))
+        {
+            for (final ViewComponent component : list)
+            {
+                final String recordName = component.record().getQualifiedName().toString();
+                if (byRecord.putIfAbsent(recordName, component) != null)
+                {
+                    error(recordName + " appears twice in @Group on " + group.getSimpleName() + "; name each " +
+                        "component once, in 'owns', 'with' or 'without'", group, annotation, component.value());
+                    valid = false;
+                }
+                else if (list != without)
+                {
+                    final ViewComponent clash = byName.putIfAbsent(component.name(), component);
+                    if (clash != null)
+                    {
+                        error(recordName + " and " + clash.record().getQualifiedName() + " would both be called '" +
+                            component.name() + "' in the group generated for " + group.getSimpleName() + "; give " +
+                            "the records different simple names", group, annotation, component.value());
+                        valid = false;
+                    }
+                }
+            }
+        }
+        for (final ViewComponent component : owns)
+        {
+            final AnnotationMirror componentAnnotation = findAnnotation(component.record(), CairnProcessor.COMPONENT);
+            final AnnotationValue policy = elementValue(componentAnnotation, "policy");
+            if (policy != null && policy.getValue().toString().equals("IN_PLACE"))
+            {
+                error(component.record().getQualifiedName() + " in 'owns' of @Group on " + group.getSimpleName() +
+                    " uses DeletionPolicy.IN_PLACE, whose tombstones would break the range an owning group keeps at " +
+                    "the front of its storages; require it in 'with' instead, or change its policy", group,
+                    annotation, component.value());
+                valid = false;
+            }
+        }
+        if (valid)
+        {
+            final String packageName = GeneratedNames.packageOf(elements, group);
+            final String className = GeneratedNames.group(group);
+            GeneratedSource.write(processingEnv, group, "@Group", GeneratedNames.GROUP_SUFFIX,
+                GeneratedNames.qualified(elements, group, className),
+                new GroupSource(model, packageName, className, GeneratedNames.canMarkGenerated(elements, group))
+                    .render());
+        }
+    }
+
     private ViewModel validate(final Element element)
     {
         final AnnotationMirror annotation = findAnnotation(element, CairnProcessor.VIEW);

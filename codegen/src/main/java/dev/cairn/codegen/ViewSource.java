@@ -136,9 +136,9 @@ final class ViewSource
     private void classJavadoc()
     {
         final String interfaceName = model.view().getQualifiedName().toString();
-        out.javadoc("Iterates the entities that have " + links(included, "and") +
-                (excluded.isEmpty() ? "" : " but not " + links(excluded, "or")) + ". Generated from {@link " +
-                interfaceName + "} by cairn-codegen; do not edit.",
+        out.javadoc("Iterates the entities that have " + ViewComponent.links(included, "and") +
+                (excluded.isEmpty() ? "" : " but not " + ViewComponent.links(excluded, "or")) +
+                ". Generated from {@link " + interfaceName + "} by cairn-codegen; do not edit.",
             "<p>",
             "Two forms, neither allocating: {@link #forEach(Action)} passes each entity with a positioned " +
                 "{@code Ref} per component, and the reusable {@link #cursor()} serves an ordinary loop:",
@@ -150,8 +150,8 @@ final class ViewSource
             "}</pre>",
             "Each iteration leads with the included storage that is smallest when the iteration starts, walks it " +
                 "from back to front and probes the other storages, first at the same packed index and then through " +
-                "their sparse arrays; each {@code Ref} is positioned by the storage it belongs to. Removing the current entity, or any of its components, while iterating is " +
-                "safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that " +
+                "their sparse arrays; each {@code Ref} is positioned by the storage it belongs to. Removing the " +
+                "current entity, or any of its components, while iterating is safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that " +
                 "start to match during an iteration may or may not be visited. Removing other entities from the " +
                 "leading storage is not supported: swap-and-pop can move an entity already visited into the part " +
                 "not yet walked, which then visits it again.",
@@ -179,7 +179,7 @@ final class ViewSource
         parameters.add("long entity");
         for (final ViewComponent component : passed)
         {
-            parameters.add(refType(component) + " " + component.name());
+            parameters.add(component.refType() + " " + component.name());
         }
         out.list("void accept(", parameters, ");");
         out.close();
@@ -189,11 +189,11 @@ final class ViewSource
     {
         for (final ViewComponent component : all())
         {
-            out.line("private final " + storageType(component) + " " + storageField(component) + ";");
+            out.line("private final " + component.storageType() + " " + storageField(component) + ";");
         }
         for (final ViewComponent component : passed)
         {
-            out.line("private final " + refType(component) + " " + refField(component) + ";");
+            out.line("private final " + component.refType() + " " + refField(component) + ";");
         }
         out.line("private final Cursor cursor;");
         out.line("private boolean iterating;");
@@ -209,7 +209,7 @@ final class ViewSource
         out.open();
         for (final ViewComponent component : all())
         {
-            out.line(storageField(component) + " = world.storage(" + storageType(component) + ".TYPE);");
+            out.line(storageField(component) + " = world.storage(" + component.storageType() + ".TYPE);");
         }
         for (final ViewComponent component : passed)
         {
@@ -344,7 +344,8 @@ final class ViewSource
         }
         for (final ViewComponent component : model.changed())
         {
-            terms.add(storageField(component) + ".changedSince(" + storageField(component) + ".indexOf(entity), since)");
+            terms.add(storageField(component) + ".changedSince(" + storageField(component) +
+                ".indexOf(entity), since)");
         }
         out.chain("return ", terms, "&&", ";");
         out.close();
@@ -386,7 +387,7 @@ final class ViewSource
         localStorages(null);
         for (final ViewComponent component : passed)
         {
-            out.line("final " + refType(component) + " " + refLocal(component) + " = this." + refField(component) +
+            out.line("final " + component.refType() + " " + refLocal(component) + " = this." + refField(component) +
                 ";");
         }
         out.line(storageLocal(lead) + ".beginIteration();");
@@ -484,12 +485,12 @@ final class ViewSource
         out.open();
         for (final ViewComponent component : all())
         {
-            out.assign("private final " + storageType(component) + " " + storageField(component),
+            out.assign("private final " + component.storageType() + " " + storageField(component),
                 viewName + ".this." + storageField(component) + ";");
         }
         for (final ViewComponent component : passed)
         {
-            out.line("private final " + refType(component) + " " + refField(component) + " = " +
+            out.line("private final " + component.refType() + " " + refField(component) + " = " +
                 storageField(component) + ".ref();");
         }
         if (included.size() > 1)
@@ -538,7 +539,7 @@ final class ViewSource
             for (final ViewComponent lead : included)
             {
                 out.blank();
-                out.line("private boolean nextLedBy(final " + storageType(lead) + " " + storageLocal(lead) + ")");
+                out.line("private boolean nextLedBy(final " + lead.storageType() + " " + storageLocal(lead) + ")");
                 out.open();
                 nextBody(lead, true);
                 out.close();
@@ -557,7 +558,7 @@ final class ViewSource
             out.blank();
             out.javadoc("The current entity's {@link " + component.record().getQualifiedName() + "}.", "",
                 "@return its accessor, positioned on the current entity: the same object at every step.");
-            out.line("public " + refType(component) + " " + component.name() + "()");
+            out.line("public " + component.refType() + " " + component.name() + "()");
             out.open();
             out.line("return " + refField(component) + ";");
             out.close();
@@ -653,9 +654,10 @@ final class ViewSource
     /**
      * Emits the membership tests of the loop body for the entity at lead index {@code i}: exclusions first, so that an
      * excluded entity positions no Ref, then the included storages, each hinted at {@code i} (excluded storages rarely
-     * hold an entity at the lead's index, so they are not hinted). With {@code lead} null (count's loop, where any included storage may lead) every included storage is
-     * probed through its storage, the lead too, where the hint finds the entity at once. Otherwise a component with
-     * a Ref is probed by positioning its Ref: the loop's local ({@code refLocals}) or the cursor's field.
+     * hold an entity at the lead's index, so they are not hinted). With {@code lead} null (count's loop, where any
+     * included storage may lead) every included storage is probed through its storage, the lead too, where the hint
+     * finds the entity at once. Otherwise a component with a Ref is probed by positioning its Ref: the loop's local
+     * ({@code refLocals}) or the cursor's field.
      */
     private void probes(final ViewComponent lead, final boolean refLocals)
     {
@@ -731,7 +733,7 @@ final class ViewSource
         {
             if (component != except)
             {
-                out.line("final " + storageType(component) + " " + storageLocal(component) + " = this." +
+                out.line("final " + component.storageType() + " " + storageLocal(component) + " = this." +
                     storageField(component) + ";");
             }
         }
@@ -749,18 +751,6 @@ final class ViewSource
         final List<ViewComponent> all = new ArrayList<>(included);
         all.addAll(excluded);
         return all;
-    }
-
-    private String storageType(final ViewComponent component)
-    {
-        final String storage = component.storageName();
-        final int dot = storage.lastIndexOf('.');
-        return dot < 0 ? storage : storage.substring(dot + 1);
-    }
-
-    private String refType(final ViewComponent component)
-    {
-        return storageType(component) + ".Ref";
     }
 
     private static String storageField(final ViewComponent component)
@@ -789,17 +779,4 @@ final class ViewSource
         return "forEachLedBy" + name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
     }
 
-    private static String links(final List<ViewComponent> components, final String conjunction)
-    {
-        final StringBuilder text = new StringBuilder();
-        for (int k = 0; k < components.size(); k++)
-        {
-            if (k > 0)
-            {
-                text.append(k == components.size() - 1 ? " " + conjunction + " " : ", ");
-            }
-            text.append("{@link ").append(components.get(k).record().getQualifiedName()).append('}');
-        }
-        return text.toString();
-    }
 }

@@ -110,6 +110,9 @@ public class SparseSet implements AutoCloseable
     private long layoutVersion;
     /** Counts the operations that reorder members on purpose (sort, sortAs, swapElements, compact). */
     private int reorderCount;
+    /** The structure (a group) that orders this set's members, or null; see claim(). */
+    private Object owner;
+    private String ownerName;
     /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
     private boolean hooked;
     /** The members whose removal is being announced, innermost last: removing one again skips its listeners. */
@@ -1033,6 +1036,176 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Gives one structure (a group) the say over the order of this set's members: from now on {@link #sort},
+     * {@link #sortAs}, {@link #swapElements} and {@link #compact()} throw, naming it, and only
+     * {@link #swapOwned(Object, int, int)} with the same owner reorders.
+     *
+     * @param owner       the structure, compared by identity.
+     * @param description how messages name it, for example {@code "group Movement"}.
+     * @throws IllegalStateException if the set is closed, or another structure owns it (the message names both).
+     */
+    public final void claim(final Object owner, final String description)
+    {
+        ensureOpen();
+        if (this.owner != null && this.owner != owner)
+        {
+            throw new IllegalStateException(
+                name + " is owned by " + ownerName + ", so " + description + " cannot own it too");
+        }
+        this.owner = owner;
+        this.ownerName = description;
+    }
+
+    /**
+     * Gives up a claim made with {@link #claim}; a no-op if {@code owner} does not own the set.
+     *
+     * @param owner the structure that claimed it.
+     */
+    public final void release(final Object owner)
+    {
+        if (this.owner == owner)
+        {
+            this.owner = null;
+            this.ownerName = null;
+        }
+    }
+
+    /**
+     * What owns this set's order, as its claim described it.
+     *
+     * @return the owner's description, or null if nothing owns the set.
+     */
+    public final String ownerName()
+    {
+        return ownerName;
+    }
+
+    /**
+     * Exchanges the members at two packed indices (and their payload), for the structure that owns the set's order:
+     * what a group does when an entity joins or leaves it. Unlike {@link #sortOwned}, it does not count as a
+     * reordering, so a cursor over the set does not notice: a loop walking an owned set while other entities join or
+     * leave the group may visit some of them twice or miss some.
+     *
+     * @param owner the owner given to {@link #claim}.
+     * @param a     a packed index holding a member.
+     * @param b     a packed index holding a member.
+     * @throws IllegalStateException     if {@code owner} does not own the set, or it is closed.
+     * @throws IndexOutOfBoundsException if an index is outside {@code [0, extent())} or holds no member.
+     */
+    public final void swapOwned(final Object owner, final int a, final int b)
+    {
+        if (owner == null || owner != this.owner)
+        {
+            ensureOpen();
+            throw new IllegalStateException(name + " is not owned by the caller; only its owner may swapOwned");
+        }
+        if (a < 0 || a >= extent || b < 0 || b >= extent || packedGet(a) < 0 || packedGet(b) < 0)
+        {
+            throw new IndexOutOfBoundsException(
+                "cannot swap indices " + a + " and " + b + " of " + name + ": both must hold members of [0, " +
+                extent + ")");
+        }
+        if (a != b)
+        {
+            swapIndices(a, b);
+        }
+    }
+
+    /**
+     * Sorts the first {@code length} members for the structure that owns the set's order, so that iteration from
+     * {@code length - 1} down to 0 follows the comparator (equal members keep their order), and returns the
+     * permutation so that the owner can apply it to sets aligned with this one.
+     *
+     * @param owner      the owner given to {@link #claim}.
+     * @param length     how many members, from index 0, to sort; at most {@link #extent()}.
+     * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
+     * @return {@code order}: index {@code k} now holds what index {@code order[k]} held.
+     * @throws IllegalStateException     if {@code owner} does not own the set, it is closed or being iterated, or the
+     *                                   comparator changed it.
+     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
+     *                                   tombstone.
+     */
+    public final int[] sortOwned(final Object owner, final int length, final IndexComparator comparator)
+    {
+        final int[] order = ownedOrder(owner, length);
+        final long layoutBefore = layoutVersion;
+        IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
+        if (closed || layoutVersion != layoutBefore)
+        {
+            throw new IllegalStateException(
+                "the comparator passed to the sort of " + name + " changed it; a comparator must only read, so the " +
+                "sort was not applied");
+        }
+        permuteOwned(owner, order.clone(), length);
+        return order;
+    }
+
+    /**
+     * Rearranges the first {@code length} members for the structure that owns the set's order: index {@code k}
+     * receives what index {@code order[k]} held. Counts as a reordering.
+     *
+     * @param owner  the owner given to {@link #claim}.
+     * @param order  a permutation of {@code [0, length)}; it is used up.
+     * @param length how many members, from index 0, to rearrange.
+     * @throws IllegalStateException     if {@code owner} does not own the set, or it is closed or being iterated.
+     * @throws IllegalArgumentException  if {@code order} is not a permutation of {@code [0, length)}.
+     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
+     *                                   tombstone.
+     */
+    public final void permuteOwned(final Object owner, final int[] order, final int length)
+    {
+        ownedOrder(owner, length);
+        if (order.length < length)
+        {
+            throw new IllegalArgumentException("an order of " + order.length + " cannot rearrange " + length +
+                " members of " + name);
+        }
+        final boolean[] seen = new boolean[length];
+        for (int k = 0; k < length; k++)
+        {
+            final int from = order[k];
+            if (from < 0 || from >= length || seen[from])
+            {
+                throw new IllegalArgumentException(
+                    "order[" + k + "] = " + from + " does not make a permutation of [0, " + length + ")");
+            }
+            seen[from] = true;
+        }
+        reorderCount++;
+        applyPermutation(order, length);
+    }
+
+    /** Checks an owner's reordering of {@code [0, length)} and returns the identity order. */
+    private int[] ownedOrder(final Object owner, final int length)
+    {
+        ensureOpen();
+        if (owner == null || owner != this.owner)
+        {
+            throw new IllegalStateException(name + " is not owned by the caller; only its owner may reorder it");
+        }
+        if (isIterating())
+        {
+            throw new IllegalStateException(
+                "cannot sort " + name + " while it is being iterated; do it after the iteration returns");
+        }
+        if (length < 0 || length > extent)
+        {
+            throw new IndexOutOfBoundsException(
+                "cannot rearrange the first " + length + " members of " + name + ": it has [0, " + extent + ")");
+        }
+        final int[] order = new int[length];
+        for (int k = 0; k < length; k++)
+        {
+            if (packedGet(k) < 0)
+            {
+                throw new IndexOutOfBoundsException("index " + k + " of " + name + " holds a tombstone");
+            }
+            order[k] = k;
+        }
+        return order;
+    }
+
+    /**
      * Turns the insert and remove hooks on or off: while on, {@link #insert(long)} calls {@link #beforeInsert(long)},
      * and removal ({@link #remove(long)}, {@link #erase(long)}, {@link #clear()}) calls {@link #beforeRemove} for
      * each member it removes. While off, which is the default, they cost one test of a field.
@@ -1056,8 +1229,8 @@ public class SparseSet implements AutoCloseable
 
     /**
      * Called before a member is removed, while it is still at {@code index}. It may change this set (removing the
-     * member itself does nothing until it returns): removal looks the member up again afterwards. It should not throw; it returns what it caught,
-     * which is rethrown once the removal is complete.
+     * member itself does nothing until it returns): removal looks the member up again afterwards. It should not
+     * throw; it returns what it caught, which is rethrown once the removal is complete.
      *
      * @param entity the member about to be removed.
      * @param index  its packed index.
@@ -1292,6 +1465,12 @@ public class SparseSet implements AutoCloseable
     private void ensureReorderable(final String operation)
     {
         ensureOpen();
+        if (owner != null)
+        {
+            throw new IllegalStateException(
+                "cannot " + operation + " " + name + ": " + ownerName + " owns it and keeps its members in the " +
+                "group's order; sort through the group instead");
+        }
         if (isIterating())
         {
             throw new IllegalStateException(

@@ -158,7 +158,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
 
     /**
      * Attaches an engine structure that must follow this storage exactly (an observer, a group): it hears of every
-     * add before the listeners and of every removal after them, and may reserve room before an insert.
+     * add before the listeners and of every removal after them, and may reserve room before an insert. Hooks run in
+     * ascending {@link StorageHook#order()} on adds and updates, descending on removals.
      *
      * @param hook the structure.
      * @throws IllegalStateException if the storage is closed.
@@ -166,8 +167,16 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     public final void attach(final StorageHook hook)
     {
         ensureOpen();
-        hooks = Arrays.copyOf(hooks, hooks.length + 1);
-        hooks[hooks.length - 1] = hook;
+        int at = hooks.length;
+        while (at > 0 && hooks[at - 1].order() > hook.order())
+        {
+            at--;
+        }
+        final StorageHook[] grown = new StorageHook[hooks.length + 1];
+        System.arraycopy(hooks, 0, grown, 0, at);
+        grown[at] = hook;
+        System.arraycopy(hooks, at, grown, at + 1, hooks.length - at);
+        hooks = grown;
         listenersChanged();
     }
 
@@ -334,6 +343,31 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     public abstract R getAt(int index);
 
     /**
+     * A view of a field column over the components at {@code [0, size())}, for bulk processing; generated storages
+     * offer one per field ({@code xColumn()}).
+     *
+     * @param column a field column, counted from 0.
+     * @param width  its element width in bytes.
+     * @return the column's view.
+     * @throws IllegalStateException if the storage is closed.
+     */
+    protected final Column column(final int column, final int width)
+    {
+        ensureOpen();
+        return new Column(this, column, width, size());
+    }
+
+    final long columnAddressFor(final int column)
+    {
+        return columnAddress(column);
+    }
+
+    final long layoutVersionForColumns()
+    {
+        return layoutVersion();
+    }
+
+    /**
      * Called by generated code once an added component's values are written: stamps its ticks if tracked and tells
      * the hooks and listeners.
      *
@@ -428,8 +462,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final Throwable beforeRemove(final long entity, final int index)
     {
         Throwable failure = removing.send(this, entity, index, null);
-        for (final StorageHook hook : hooks)
+        final StorageHook[] hooks = this.hooks;
+        for (int k = hooks.length; --k >= 0; )
         {
+            final StorageHook hook = hooks[k];
             final int now = indexOf(entity);
             if (now < 0)
             {

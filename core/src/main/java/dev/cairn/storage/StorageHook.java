@@ -5,9 +5,22 @@ package dev.cairn.storage;
  * {@link ComponentStorage#attach(StorageHook)}. It hears of an add before the storage's listeners (so they see it
  * up to date) and of a removal after them (so they still see the entity in it), and it may reserve room before an
  * insert so that following the add cannot fail for lack of memory.
+ * <p>
+ * Hooks run in ascending {@link #order()} on adds and updates and in descending order on removals, so that nested
+ * structures (a group inside a less restrictive one) are built from the outside in and taken apart from the inside out.
  */
 public interface StorageHook
 {
+    /**
+     * Where this hook runs among the storage's hooks: lower first on adds, last on removals.
+     *
+     * @return the order; 0 unless a structure nests in others (a group returns how restrictive it is).
+     */
+    default int order()
+    {
+        return 0;
+    }
+
     /**
      * Called before an entity is inserted, when nothing has changed yet: make room for it. Throwing here
      * (for example {@link dev.cairn.memory.OffHeapExhaustedException}) refuses the insert with nothing changed.

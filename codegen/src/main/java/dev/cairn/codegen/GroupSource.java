@@ -1,0 +1,482 @@
+package dev.cairn.codegen;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * Renders the Java source of one generated group from a validated {@link GroupModel}: a {@code RuntimeGroup} built
+ * from the rule, walked with a {@code Ref} per required component. An owning group's walk positions the {@code Ref}s
+ * of its owned storages at the loop's index, where those storages hold the same entity, and looks up only the
+ * components it requires without owning them.
+ */
+final class GroupSource
+{
+    private final GroupModel model;
+    private final String packageName;
+    private final String className;
+    private final boolean markGenerated;
+    private final List<ViewComponent> required;
+    private final List<ViewComponent> passed = new ArrayList<>();
+    private final boolean owning;
+    private final JavaWriter out = new JavaWriter();
+
+    GroupSource(final GroupModel model, final String packageName, final String className, final boolean markGenerated)
+    {
+        this.model = model;
+        this.packageName = packageName;
+        this.className = className;
+        this.markGenerated = markGenerated;
+        this.required = model.required();
+        this.owning = !model.owns().isEmpty();
+        for (final ViewComponent component : required)
+        {
+            if (!component.tag())
+            {
+                passed.add(component);
+            }
+        }
+    }
+
+    String render()
+    {
+        header();
+        classJavadoc();
+        if (markGenerated)
+        {
+            out.line(GeneratedNames.generatedAnnotation("Generated"));
+        }
+        out.line("public final class " + className + " implements AutoCloseable");
+        out.open();
+        action();
+        out.blank();
+        fields();
+        out.blank();
+        constructor();
+        out.blank();
+        forEach();
+        out.blank();
+        cursorMethod();
+        out.blank();
+        counts();
+        if (owning)
+        {
+            out.blank();
+            sort();
+        }
+        out.blank();
+        lifecycle();
+        out.blank();
+        cursorClass();
+        out.close();
+        return out.toString();
+    }
+
+    private void header()
+    {
+        if (!packageName.isEmpty())
+        {
+            out.line("package " + packageName + ";");
+            out.blank();
+        }
+        final TreeSet<String> imports = new TreeSet<>();
+        imports.add("dev.cairn.World");
+        imports.add("dev.cairn.group.RuntimeGroup");
+        if (owning)
+        {
+            imports.add("dev.cairn.set.IndexComparator");
+        }
+        if (markGenerated)
+        {
+            imports.add(GeneratedNames.GENERATED);
+        }
+        for (final ViewComponent component : all())
+        {
+            final String storage = component.storageName();
+            final int dot = storage.lastIndexOf('.');
+            if (dot > 0 && !storage.substring(0, dot).equals(packageName))
+            {
+                imports.add(storage);
+            }
+        }
+        for (final String name : imports)
+        {
+            out.line("import " + name + ";");
+        }
+        out.blank();
+    }
+
+    private void classJavadoc()
+    {
+        final String rule = "the entities that have " + ViewComponent.links(required, "and") +
+            (model.without().isEmpty() ? "" : " but not " + ViewComponent.links(model.without(), "or"));
+        final String kind = !owning ? "A non-owning group: it keeps its own set of the matching entities and looks " +
+            "every component up through its storage." : model.with().isEmpty() ? "A full-owning group: the storages " +
+            "of " + ViewComponent.links(model.owns(), "and") + " keep its entities at their front, in the same " +
+            "order, so a walk reads them at the loop's index with no lookup." : "A partial-owning group: the " +
+            "storages of " + ViewComponent.links(model.owns(), "and") + " keep its entities at their front, in the " +
+            "same order; the other components are looked up.";
+        out.javadoc("The group of " + rule + ", kept up to date as components come and go. Generated from {@link " +
+                model.group().getQualifiedName() + "} by cairn-codegen; do not edit.",
+            "<p>",
+            kind + " {@link #forEach(Action)} passes each entity with a positioned {@code Ref} per component, the " +
+                "reusable {@link #cursor()} serves an ordinary loop; neither allocates. Removing the current entity, " +
+                "or any of its components, while iterating is safe; entities joining meanwhile may or may not be " +
+                "visited. See {@link RuntimeGroup} for the rules of ownership.",
+            "<p>",
+            "{@link #close()} detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") +
+                "; closing the world does too. Afterwards {@link #size()} is 0, {@link #isOpen()} false, and the " +
+                "other methods throw {@link IllegalStateException}. Not thread-safe.");
+    }
+
+    private void action()
+    {
+        out.javadoc("What {@link #forEach(Action)} calls for each entity of the group.");
+        out.line("@FunctionalInterface");
+        out.line("public interface Action");
+        out.open();
+        final List<String> doc = new ArrayList<>(List.of("Receives one entity of the group.", "",
+            "@param entity the entity."));
+        final List<String> parameters = new ArrayList<>();
+        parameters.add("long entity");
+        for (final ViewComponent component : passed)
+        {
+            doc.add("@param " + component.name() + " its {@link " + component.record().getQualifiedName() + "}.");
+            parameters.add(component.refType() + " " + component.name());
+        }
+        out.javadoc(doc.toArray(new String[0]));
+        out.list("void accept(", parameters, ");");
+        out.close();
+    }
+
+    private void fields()
+    {
+        for (final ViewComponent component : passed)
+        {
+            out.line("private final " + component.storageType() + " " + storageName(component) + ";");
+        }
+        for (final ViewComponent component : passed)
+        {
+            out.line("private final " + component.refType() + " " + refName(component) + ";");
+        }
+        out.line("private final RuntimeGroup group;");
+        out.line("private final Cursor cursor;");
+        out.line("private boolean iterating;");
+    }
+
+    private void constructor()
+    {
+        out.javadoc("Builds the group over a world's storages, creating any that do not exist yet, registers it with the " +
+                "world and fills it with the entities that match now" + (owning ? ", reordering the owned storages" :
+                "") + ".",
+            "",
+            "@param world the world whose entities to group.",
+            "@throws IllegalStateException if an owned storage is owned by a group this one does not nest with, or " +
+                "is being iterated.");
+        out.line("public " + className + "(final World world)");
+        out.open();
+        for (final ViewComponent component : all())
+        {
+            out.line((passed.contains(component) ? "" : "final " + component.storageType() + " ") +
+                storageName(component) + " = world.storage(" + component.storageType() + ".TYPE);");
+        }
+        for (final ViewComponent component : passed)
+        {
+            out.line(refName(component) + " = " + storageName(component) + ".ref();");
+        }
+        out.line("group = world.group()");
+        rule("owning", model.owns());
+        rule("with", model.with());
+        rule("without", model.without());
+        out.line("    .build();");
+        out.line("cursor = new Cursor();");
+        out.close();
+    }
+
+    private void rule(final String method, final List<ViewComponent> components)
+    {
+        if (components.isEmpty())
+        {
+            return;
+        }
+        final List<String> storages = new ArrayList<>();
+        for (final ViewComponent component : components)
+        {
+            storages.add(storageName(component));
+        }
+        out.line("    ." + method + "(" + String.join(", ", storages) + ")");
+    }
+
+    private void forEach()
+    {
+        out.javadoc("Calls {@code action} once for each entity of the group, from the back of its range to the front.",
+            "",
+            "@param action receives each entity and its components.",
+            "@throws IllegalStateException if called from inside an action of this same group, or if it or the " +
+                "world is closed; from {@code action}, closing the world or the group, or sorting it, throws too.");
+        out.line("public void forEach(final Action action)");
+        out.open();
+        out.line("if (iterating)");
+        out.open();
+        out.line("throw new IllegalStateException(");
+        out.line("    \"" + className + ".forEach was called from inside its own action, \" +");
+        out.line("    \"which would move the Refs of the outer loop: iterate a second " + className + "\");");
+        out.close();
+        out.line("final RuntimeGroup group = this.group;");
+        for (final ViewComponent component : passed)
+        {
+            out.line("final " + component.refType() + " " + refName(component) + " = this." + refName(component) +
+                ";");
+        }
+        out.line("group.beginIteration();");
+        out.line("iterating = true;");
+        out.line("try");
+        out.open();
+        out.line("int i = group.extent();");
+        out.line("while (--i >= 0)");
+        out.open();
+        step();
+        final List<String> arguments = new ArrayList<>();
+        arguments.add("entity");
+        for (final ViewComponent component : passed)
+        {
+            arguments.add(refName(component));
+        }
+        out.list("action.accept(", arguments, ");");
+        out.line("final int end = group.extent();");
+        out.line("if (i > end)");
+        out.open();
+        out.line("i = end;");
+        out.close();
+        out.close();
+        out.close();
+        out.line("finally");
+        out.open();
+        out.line("group.endIteration();");
+        out.line("iterating = false;");
+        for (final ViewComponent component : passed)
+        {
+            out.line(refName(component) + ".moveTo(-1);");
+        }
+        out.close();
+        out.close();
+    }
+
+    /**
+     * One step of a walk at index {@code i}: declares {@code entity} and positions every Ref, skipping the step if a
+     * component is missing (never, while the group is exact). The owned Refs go to {@code i} itself.
+     */
+    private void step()
+    {
+        final ViewComponent lead = owning && !model.owns().get(0).tag() ? model.owns().get(0) : null;
+        out.line("final long entity = " + (lead != null ? refName(lead) + ".moveTo(i).entity()" :
+            "group.entityAt(i)") + ";");
+        if (lead != null)
+        {
+            out.line("if (entity < 0) // Entity.NULL: never inside an owned range");
+            skip();
+        }
+        for (final ViewComponent component : passed)
+        {
+            if (component == lead)
+            {
+                continue;
+            }
+            if (owning && model.owns().contains(component))
+            {
+                out.line(refName(component) + ".moveTo(i);");
+            }
+            else
+            {
+                out.line("if (!" + refName(component) + ".moveToEntity(entity, i))");
+                skip();
+            }
+        }
+    }
+
+    private void cursorMethod()
+    {
+        out.javadoc("This group's cursor, reset to the start of a new walk: the same object every time. A cursor " +
+                "loop cannot announce itself, so closing the world from another thread while one runs is a data race " +
+                "that may read freed memory: stop the loop first.",
+            "",
+            "@return the cursor, before the first entity: call {@link Cursor#next()} first.");
+        out.line("public Cursor cursor()");
+        out.open();
+        out.line("return cursor.reset();");
+        out.close();
+    }
+
+    private void counts()
+    {
+        out.javadoc("How many entities the group holds.", "", "@return the count; 0 once closed.");
+        out.line("public int size()");
+        out.open();
+        out.line("return group.size();");
+        out.close();
+        out.blank();
+        out.javadoc("Whether the group holds no entity.", "", "@return true if empty.");
+        out.line("public boolean isEmpty()");
+        out.open();
+        out.line("return group.isEmpty();");
+        out.close();
+        out.blank();
+        out.javadoc("Whether an entity is in the group.", "", "@param entity any value.", "@return true if it is.");
+        out.line("public boolean contains(final long entity)");
+        out.open();
+        out.line("return group.contains(entity);");
+        out.close();
+    }
+
+    private void sort()
+    {
+        out.javadoc("Sorts the group so that iteration visits its entities in ascending {@code comparator} order, " +
+                "permuting every owned storage together; sorting an owned storage directly throws.",
+            "",
+            "@param comparator compares packed indices of the " + model.owns().get(0).record().getSimpleName() +
+                " storage, for example one of its {@code comparing...()} comparators.",
+            "@throws IllegalStateException if a more restrictive group nests in this one, or the group is being " +
+                "iterated or closed.");
+        out.line("public void sort(final IndexComparator comparator)");
+        out.open();
+        out.line("group.sort(comparator);");
+        out.close();
+    }
+
+    private void lifecycle()
+    {
+        out.javadoc("The runtime group behind this class, for code that takes any group.", "", "@return the group.");
+        out.line("public RuntimeGroup group()");
+        out.open();
+        out.line("return group;");
+        out.close();
+        out.blank();
+        out.javadoc("Whether the group is still open.", "", "@return false once it or its world is closed.");
+        out.line("public boolean isOpen()");
+        out.open();
+        out.line("return group.isOpen();");
+        out.close();
+        out.blank();
+        out.javadoc("Detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") +
+                ". Idempotent.",
+            "",
+            "@throws IllegalStateException if the group is being iterated; nothing is closed then.");
+        out.line("@Override");
+        out.line("public void close()");
+        out.open();
+        out.line("group.close();");
+        out.close();
+    }
+
+    private void cursorClass()
+    {
+        out.javadoc("An external walk of the group: {@link #next()} moves to the next entity and positions the " +
+            "component accessors on it. There is one per group, reset by {@link " + className + "#cursor()}.");
+        out.line("public final class Cursor");
+        out.open();
+        for (final ViewComponent component : passed)
+        {
+            out.line("private final " + component.refType() + " " + refName(component) + " = " +
+                storageName(component) + ".ref();");
+        }
+        out.line("private int index;");
+        out.line("private long entity = dev.cairn.Entity.NULL;");
+        out.line("private int reorders;");
+        out.blank();
+        out.line("private Cursor()");
+        out.open();
+        out.close();
+        out.blank();
+        out.javadoc("Moves to the next entity.", "", "@return true if on an entity; false at the end, where it stays.");
+        out.line("public boolean next()");
+        out.open();
+        out.line("final RuntimeGroup group = " + className + ".this.group;");
+        out.line("if (group.reorderCount() != reorders)");
+        out.open();
+        out.line("group.ensureOpen();");
+        out.line("throw new IllegalStateException(");
+        out.line("    \"the group was sorted while this cursor walked it; the rest of the walk would visit some \" +");
+        out.line("    \"entities twice and others never: start again with cursor()\");");
+        out.close();
+        out.line("int i = index;");
+        out.line("final int end = group.extent();");
+        out.line("if (i > end)");
+        out.open();
+        out.line("i = end;");
+        out.close();
+        out.line("while (--i >= 0)");
+        out.open();
+        step();
+        out.line("this.index = i;");
+        out.line("this.entity = entity;");
+        out.line("return true;");
+        out.close();
+        out.line("index = 0;");
+        out.line("entity = dev.cairn.Entity.NULL;");
+        for (final ViewComponent component : passed)
+        {
+            out.line(refName(component) + ".moveTo(-1);");
+        }
+        out.line("if (!group.isOpen())");
+        out.open();
+        out.line("group.ensureOpen();");
+        out.close();
+        out.line("return false;");
+        out.close();
+        out.blank();
+        out.javadoc("The entity the cursor is on.", "",
+            "@return its handle, or {@code Entity.NULL} before the first and after the last entity.");
+        out.line("public long entity()");
+        out.open();
+        out.line("return entity;");
+        out.close();
+        for (final ViewComponent component : passed)
+        {
+            out.blank();
+            out.javadoc("The current entity's {@link " + component.record().getQualifiedName() + "}.", "",
+                "@return its accessor, positioned on the current entity: the same object at every step.");
+            out.line("public " + component.refType() + " " + component.name() + "()");
+            out.open();
+            out.line("return " + refName(component) + ";");
+            out.close();
+        }
+        out.blank();
+        out.line("private Cursor reset()");
+        out.open();
+        out.line("group.ensureOpen();");
+        out.line("index = Integer.MAX_VALUE;");
+        out.line("reorders = group.reorderCount();");
+        out.line("entity = dev.cairn.Entity.NULL;");
+        for (final ViewComponent component : passed)
+        {
+            out.line(refName(component) + ".moveTo(-1);");
+        }
+        out.line("return this;");
+        out.close();
+        out.close();
+    }
+
+    private void skip()
+    {
+        out.open();
+        out.line("continue;");
+        out.close();
+    }
+
+    private List<ViewComponent> all()
+    {
+        final List<ViewComponent> all = new ArrayList<>(required);
+        all.addAll(model.without());
+        return all;
+    }
+
+    private static String storageName(final ViewComponent component)
+    {
+        return component.name() + "Storage";
+    }
+
+    private static String refName(final ViewComponent component)
+    {
+        return component.name() + "Ref";
+    }
+}

@@ -1,0 +1,379 @@
+package dev.cairn.groups;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.group.RuntimeGroup;
+import dev.cairn.groups.GroupFixtures.Acc;
+import dev.cairn.groups.GroupFixtures.Frozen;
+import dev.cairn.groups.GroupFixtures.Hp;
+import dev.cairn.groups.GroupFixtures.Mass;
+import dev.cairn.groups.GroupFixtures.Pos;
+import dev.cairn.groups.GroupFixtures.Vel;
+import dev.cairn.storage.Column;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Groups: owning ones keep their entities at the front of their owned storages, aligned; every add and removal keeps
+ * them exact; ownership, nesting, sorting and bulk columns.
+ */
+final class GroupTest
+{
+    private final World world = new World(1 << 16);
+    private final GroupFixtures_PosStorage positions = world.storage(GroupFixtures_PosStorage.TYPE);
+    private final GroupFixtures_VelStorage velocities = world.storage(GroupFixtures_VelStorage.TYPE);
+    private final GroupFixtures_AccStorage accelerations = world.storage(GroupFixtures_AccStorage.TYPE);
+    private final GroupFixtures_HpStorage hps = world.storage(GroupFixtures_HpStorage.TYPE);
+    private final GroupFixtures_FrozenStorage frozen = world.storage(GroupFixtures_FrozenStorage.TYPE);
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    @Test
+    void anOwningGroupKeepsItsEntitiesAlignedAtTheFrontOfEveryOwnedStorage()
+    {
+        final long[] e = entities(10);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            if (i % 2 == 0)
+            {
+                velocities.emplace(e[i], i, 0f);
+            }
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+
+        assertEquals(5, movement.size());
+        assertAligned(movement.group());
+        velocities.emplace(e[1], 1f, 0f);
+        positions.erase(e[0]);
+        world.destroy(e[2]);
+        assertEquals(4, movement.size());
+        assertAligned(movement.group());
+        final List<String> seen = new ArrayList<>();
+        movement.forEach((entity, pos, vel) -> seen.add(pos.x() + "=" + vel.dx()));
+        assertEquals(4, seen.size());
+        for (final String pair : seen)
+        {
+            final String[] parts = pair.split("=");
+            assertEquals(parts[0], parts[1], "aligned Refs read one entity: " + seen);
+        }
+    }
+
+    @Test
+    void removingTheCurrentEntityOrItsComponentsWhileIteratingVisitsEveryOtherOnce()
+    {
+        final long[] e = entities(50);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], 1f, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final Set<Long> seen = new HashSet<>();
+
+        movement.forEach((entity, pos, vel) ->
+        {
+            assertTrue(seen.add(entity), "visited twice");
+            final int i = (int)pos.x();
+            if (i % 3 == 0)
+            {
+                world.destroy(entity);
+            }
+            else if (i % 3 == 1)
+            {
+                velocities.erase(entity);
+            }
+            else
+            {
+                pos.x(pos.x() + vel.dx());
+            }
+        });
+
+        assertEquals(50, seen.size());
+        assertEquals(16, movement.size());
+        assertAligned(movement.group());
+        movement.forEach((entity, pos, vel) -> assertEquals(2f, (pos.x() - 1f) % 3, "only the moved ones are left"));
+    }
+
+    @Test
+    void aNestedGroupKeepsItsEntitiesAtTheFrontOfTheEnclosingGroupsRangeWhicheverIsBuiltFirst()
+    {
+        for (final boolean innerFirst : new boolean[]{false, true})
+        {
+            try (World w = new World(1 << 12))
+            {
+                final GroupFixtures_PosStorage p = w.storage(GroupFixtures_PosStorage.TYPE);
+                final GroupFixtures_VelStorage v = w.storage(GroupFixtures_VelStorage.TYPE);
+                final GroupFixtures_AccStorage a = w.storage(GroupFixtures_AccStorage.TYPE);
+                final GroupFixtures_FrozenStorage f = w.storage(GroupFixtures_FrozenStorage.TYPE);
+                final long[] e = new long[30];
+                for (int i = 0; i < e.length; i++)
+                {
+                    e[i] = w.create();
+                    p.emplace(e[i], i, 0f);
+                    v.emplace(e[i], i, 0f);
+                    if (i % 2 == 0)
+                    {
+                        a.emplace(e[i], i, 0f);
+                    }
+                    if (i % 4 == 0)
+                    {
+                        f.emplace(e[i]);
+                    }
+                }
+                final GroupFixtures_AcceleratedGroup inner;
+                final GroupFixtures_MovementGroup outer;
+                if (innerFirst)
+                {
+                    inner = new GroupFixtures_AcceleratedGroup(w);
+                    outer = new GroupFixtures_MovementGroup(w);
+                }
+                else
+                {
+                    outer = new GroupFixtures_MovementGroup(w);
+                    inner = new GroupFixtures_AcceleratedGroup(w);
+                }
+                assertEquals(30, outer.size());
+                assertEquals(7, inner.size());
+                assertNested(inner.group(), outer.group());
+                f.erase(e[0]);
+                a.erase(e[2]);
+                a.emplace(e[1], 1f, 0f);
+                w.destroy(e[6]);
+                p.erase(e[10]);
+                assertEquals(28, outer.size());
+                assertEquals(6, inner.size(), "innerFirst " + innerFirst);
+                assertNested(inner.group(), outer.group());
+            }
+        }
+    }
+
+    @Test
+    void aGroupThatDoesNotNestWithTheOwnerOfItsStoragesIsRefusedNamingBoth()
+    {
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> world.group().owning(Pos.class, Acc.class).build());
+
+        assertTrue(refused.getMessage().contains("group owning Pos Acc cannot own what group owning Pos Vel owns"),
+            refused.getMessage());
+        assertEquals(1, world.groups().size());
+        assertTrue(movement.isOpen());
+    }
+
+    @Test
+    void anInPlaceStorageCannotBeOwnedAndAnOwnedStorageCannotBeSortedDirectly()
+    {
+        final IllegalArgumentException inPlace = assertThrows(IllegalArgumentException.class,
+            () -> world.group().owning(Hp.class).build());
+        assertTrue(inPlace.getMessage().contains("IN_PLACE"), inPlace.getMessage());
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+
+        final IllegalStateException sorted = assertThrows(IllegalStateException.class,
+            () -> positions.sort(positions.comparingX()));
+        assertTrue(sorted.getMessage().contains("group owning Pos Vel owns it"), sorted.getMessage());
+        assertThrows(IllegalStateException.class, () -> velocities.sortAs(positions));
+        movement.close();
+        positions.sort(positions.comparingX());
+    }
+
+    @Test
+    void sortingAGroupPermutesEveryOwnedStorageTogether()
+    {
+        final long[] e = entities(40);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], (i * 7) % 40, 0f);
+            velocities.emplace(e[i], (i * 7) % 40, 0f);
+        }
+        final long loner = world.create();
+        positions.emplace(loner, -1f, 0f);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+
+        movement.sort(positions.comparingX());
+
+        final List<Float> order = new ArrayList<>();
+        movement.forEach((entity, pos, vel) ->
+        {
+            order.add(pos.x());
+            assertEquals(pos.x(), vel.dx());
+        });
+        for (int k = 1; k < order.size(); k++)
+        {
+            assertTrue(order.get(k - 1) <= order.get(k), "iteration follows the comparator: " + order);
+        }
+        assertAligned(movement.group());
+        assertFalse(movement.contains(loner));
+    }
+
+    @Test
+    void aPartialOwningGroupLooksUpWhatItDoesNotOwnAndANonOwningOneKeepsItsOwnSet()
+    {
+        final GroupFixtures_MassStorage masses = world.storage(GroupFixtures_MassStorage.TYPE);
+        final GroupFixtures_MarkedStorage marked = world.storage(GroupFixtures_MarkedStorage.TYPE);
+        final GroupFixtures_HeavyGroup heavy = new GroupFixtures_HeavyGroup(world);
+        final GroupFixtures_WoundedGroup wounded = new GroupFixtures_WoundedGroup(world);
+        final long[] e = entities(6);
+        for (int i = 0; i < e.length; i++)
+        {
+            masses.emplace(e[i], i);
+            hps.emplace(e[i], i * 10);
+            positions.emplace(e[i], i, 0f);
+        }
+        marked.emplace(e[1]);
+        marked.emplace(e[2]);
+        frozen.emplace(e[3]);
+
+        final List<String> heavyOnes = new ArrayList<>();
+        heavy.forEach((entity, mass, hp) -> heavyOnes.add(mass.kg() + "/" + hp.value()));
+        final Set<Long> woundedOnes = new HashSet<>();
+        wounded.forEach((entity, hp, pos) -> woundedOnes.add(entity));
+
+        assertEquals(Set.of("1.0/10", "2.0/20"), new HashSet<>(heavyOnes));
+        assertEquals(Set.of(e[0], e[1], e[2], e[4], e[5]), woundedOnes);
+        hps.erase(e[1]);
+        frozen.erase(e[3]);
+        assertFalse(heavy.contains(e[1]));
+        assertTrue(wounded.contains(e[3]));
+        assertFalse(wounded.group().isOwning());
+    }
+
+    @Test
+    void theCursorWalksLikeForEachAndRefusesToGoOnAfterTheGroupIsSorted()
+    {
+        final long[] e = entities(5);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final Set<Long> seen = new HashSet<>();
+        for (GroupFixtures_MovementGroup.Cursor c = movement.cursor(); c.next(); )
+        {
+            seen.add(c.entity());
+            assertEquals(c.pos().x(), c.vel().dx());
+        }
+        assertEquals(5, seen.size());
+
+        final GroupFixtures_MovementGroup.Cursor c = movement.cursor();
+        c.next();
+        movement.sort(positions.comparingX());
+        assertThrows(IllegalStateException.class, c::next);
+    }
+
+    @Test
+    void aColumnHandsOutTheGroupsRangeOfAnOwnedStorageAndGoesStaleWhenTheStorageChanges()
+    {
+        final long[] e = entities(8);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            if (i < 6)
+            {
+                velocities.emplace(e[i], 1f, 0f);
+            }
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final Column xs = positions.xColumn().first(movement.size());
+
+        final UnsafeBuffer buffer = xs.buffer();
+        float sum = 0;
+        for (int i = 0; i < xs.count(); i++)
+        {
+            sum += buffer.getFloat(i * Float.BYTES);
+        }
+
+        assertEquals(6, xs.count());
+        assertEquals(0f + 1 + 2 + 3 + 4 + 5, sum, "exactly the group's positions");
+        assertEquals(24, xs.byteLength());
+        positions.x(e[0], 100f);
+        assertTrue(xs.isValid(), "writing fields keeps a column valid");
+        positions.erase(e[7]);
+        assertFalse(xs.isValid());
+        final IllegalStateException stale = assertThrows(IllegalStateException.class, xs::address);
+        assertTrue(stale.getMessage().contains("stale"), stale.getMessage());
+        world.close();
+        assertThrows(IllegalStateException.class, xs::buffer);
+    }
+
+    @Test
+    void closingAGroupGivesUpItsStoragesAndClosingTheWorldClosesItsGroups()
+    {
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final RuntimeGroup wounded = world.group().with(Hp.class).without(Frozen.class).build();
+        assertEquals(2, world.groups().size());
+
+        movement.close();
+        movement.close();
+
+        assertFalse(movement.isOpen());
+        assertEquals(1, world.groups().size());
+        positions.sort(positions.comparingX());
+        world.group().owning(Pos.class, Mass.class).build();
+        world.close();
+        assertFalse(wounded.isOpen());
+        assertThrows(IllegalStateException.class, () -> wounded.contains(0));
+        wounded.close();
+    }
+
+    @Test
+    void buildingAGroupWhileAnOwnedStorageIsIteratedIsRefused()
+    {
+        final long entity = world.create();
+        positions.emplace(entity, 1f, 1f);
+        velocities.emplace(entity, 1f, 1f);
+
+        positions.forEach(e -> assertThrows(IllegalStateException.class,
+            () -> world.group().owning(Pos.class, Vel.class).build()));
+
+        assertTrue(world.groups().isEmpty());
+    }
+
+    private long[] entities(final int count)
+    {
+        final long[] e = new long[count];
+        world.create(e, count);
+        return e;
+    }
+
+    private static void assertAligned(final RuntimeGroup group)
+    {
+        for (int i = 0; i < group.extent(); i++)
+        {
+            final long entity = group.owned(0).entityAt(i);
+            for (int k = 1; k < group.ownedCount(); k++)
+            {
+                assertEquals(entity, group.owned(k).entityAt(i), "owned storage " + k + " at index " + i);
+            }
+            assertTrue(group.contains(entity), Entity.toString(entity));
+        }
+    }
+
+    private static void assertNested(final RuntimeGroup inner, final RuntimeGroup outer)
+    {
+        assertAligned(inner);
+        assertAligned(outer);
+        assertTrue(inner.extent() <= outer.extent());
+        for (int i = 0; i < inner.extent(); i++)
+        {
+            assertEquals(inner.entityAt(i), outer.entityAt(i), "the inner range is a prefix of the outer one");
+        }
+    }
+}

@@ -1,0 +1,967 @@
+package dev.cairn.group;
+
+import dev.cairn.DeletionPolicy;
+import dev.cairn.Entity;
+import dev.cairn.entity.EntityPool;
+import dev.cairn.memory.OffHeap;
+import dev.cairn.set.IndexComparator;
+import dev.cairn.set.SparseSet;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.StorageHook;
+import dev.cairn.storage.Storages;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongConsumer;
+
+/**
+ * The entities that have every owned and {@code with} component and no {@code without} component, kept up to date
+ * as components come and go: EnTT's group.
+ * <pre>{@code
+ * RuntimeGroup movement = world.group().owning(Position.class, Velocity.class).without(Frozen.class).build();
+ * }</pre>
+ * <b>Owning groups</b> own storages: every owned storage keeps the group's entities at packed indices
+ * {@code [0, length())}, in the same order, so iterating is a straight walk over aligned columns with no lookup
+ * (a full-owning group owns every component it requires; a partial-owning one also requires {@code with} components
+ * it probes through their sparse arrays). An owned storage's order belongs to the group: sorting it directly throws,
+ * {@link #sort(IndexComparator)} permutes all owned storages together. A storage is owned by at most one group, unless
+ * groups nest: a group may own storages another owns if it owns all of them and requires and excludes all the other
+ * does, so that its entities are a subset kept at the front of the other's range. Owned storages must not use
+ * {@link DeletionPolicy#IN_PLACE}, whose tombstones would break the range.
+ * <p>
+ * <b>Non-owning groups</b> own nothing and keep their own sparse set of matching entities, on the world's memory; they
+ * spare a view the probing of every candidate, not the lookups of the components.
+ * <p>
+ * <b>Keeping up.</b> A group follows each storage of its rule through a {@link StorageHook}: every add, removal,
+ * {@code destroy} and {@code clear}, also from inside iterations and listeners, keeps it exact. Joining or leaving an
+ * owning group swaps the entity into or out of the range in every owned storage, so it reorders them: a cursor walking
+ * an owned storage throws at its next step, and a view that walks an owned storage while its action makes
+ * <em>other</em> entities join or leave the group may visit some twice or miss some, as when it removes other
+ * entities. Iterating the group itself is safe: removing the current entity, or any of its components, is fine.
+ * <p>
+ * {@link #close()} detaches the group and gives up its storages (and frees a non-owning group's memory); closing the
+ * world does too. Not thread-safe.
+ */
+public final class RuntimeGroup implements AutoCloseable
+{
+    private final Registry world;
+    private final ComponentStorage<?>[] owned;
+    private final ComponentStorage<?>[] with;
+    private final ComponentStorage<?>[] without;
+    private final String description;
+    /** A non-owning group's entities; null for an owning group. */
+    private final SparseSet entities;
+    /** The groups this one shares owned storages with, least restrictive first; null for a non-owning group. */
+    private Family family;
+    private final List<Follower> followers = new ArrayList<>();
+    /** An owning group's entities sit at [0, length) of every owned storage. */
+    private int length;
+    private boolean closed;
+
+    private RuntimeGroup(final Builder builder)
+    {
+        this.world = builder.world;
+        this.owned = builder.owned.toArray(new ComponentStorage<?>[0]);
+        this.with = builder.with.toArray(new ComponentStorage<?>[0]);
+        this.without = builder.without.toArray(new ComponentStorage<?>[0]);
+        this.description = builder.describe();
+        this.entities = owned.length == 0 ?
+            SparseSet.onSharedMemory(DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.pool, "group " +
+                description) : null;
+    }
+
+    /**
+     * How many entities the group holds.
+     *
+     * @return the count; 0 once closed.
+     */
+    public int size()
+    {
+        return entities != null ? entities.memberCount() : length;
+    }
+
+    /**
+     * Whether the group holds no entity.
+     *
+     * @return true if empty.
+     */
+    public boolean isEmpty()
+    {
+        return size() == 0;
+    }
+
+    /**
+     * Whether an entity is in the group.
+     *
+     * @param entity any value.
+     * @return true if it is.
+     * @throws IllegalStateException if the group or its world is closed.
+     */
+    public boolean contains(final long entity)
+    {
+        ensureOpen();
+        if (entities != null)
+        {
+            return entities.contains(entity);
+        }
+        final int index = owned[0].indexOf(entity);
+        return index >= 0 && index < length;
+    }
+
+    /**
+     * Whether the group owns storages: its entities sit at the front of them.
+     *
+     * @return true for an owning group.
+     */
+    public boolean isOwning()
+    {
+        return entities == null;
+    }
+
+    /**
+     * The owned storage at position {@code k} of the list given when the group was built.
+     *
+     * @param k from 0 to {@link #ownedCount()} - 1.
+     * @return the storage.
+     * @throws IndexOutOfBoundsException if {@code k} is out of range.
+     */
+    public ComponentStorage<?> owned(final int k)
+    {
+        return owned[k];
+    }
+
+    /**
+     * How many storages the group owns.
+     *
+     * @return 0 for a non-owning group.
+     */
+    public int ownedCount()
+    {
+        return owned.length;
+    }
+
+    /**
+     * Visits every entity of the group, from the back of its range to the front; allocates nothing.
+     *
+     * @param action receives each entity.
+     * @throws IllegalStateException if the group or its world is closed.
+     */
+    public void forEach(final LongConsumer action)
+    {
+        beginIteration();
+        try
+        {
+            for (int i = extent(); (i = Math.min(i, extent()) - 1) >= 0; )
+            {
+                action.accept(entityAt(i));
+            }
+        }
+        finally
+        {
+            endIteration();
+        }
+    }
+
+    /**
+     * The end of the range an iteration walks: the group's entities are at indices {@code [0, extent())} of every
+     * owned storage (or of a non-owning group's own set).
+     *
+     * @return the extent; 0 once closed.
+     */
+    public int extent()
+    {
+        return entities != null ? entities.extent() : length;
+    }
+
+    /**
+     * The entity at an index of the group's range, for generated groups.
+     *
+     * @param index from 0 to {@link #extent()} - 1.
+     * @return its handle.
+     * @throws IndexOutOfBoundsException if the index is out of range.
+     * @throws IllegalStateException     if the group is closed.
+     */
+    public long entityAt(final int index)
+    {
+        if (entities != null)
+        {
+            return entities.entityAt(index);
+        }
+        if (index < 0 || index >= length)
+        {
+            ensureOpen();
+            throw new IndexOutOfBoundsException("index " + index + " is outside the group's range [0, " + length +
+                ") of group " + description);
+        }
+        return owned[0].entityAt(index);
+    }
+
+    /**
+     * Announces a walk of the group (on the first owned storage, or the group's own set): closing the world or the
+     * group throws until {@link #endIteration()}, and so does sorting the group.
+     *
+     * @throws IllegalStateException if the group or its world is closed.
+     */
+    public void beginIteration()
+    {
+        ensureOpen();
+        lead().beginIteration();
+    }
+
+    /**
+     * Ends a walk announced by {@link #beginIteration()}.
+     */
+    public void endIteration()
+    {
+        lead().endIteration();
+    }
+
+    /**
+     * A number that changes whenever the group is sorted; a cursor compares it at each step.
+     *
+     * @return the current count.
+     */
+    public int reorderCount()
+    {
+        return lead().reorderCount();
+    }
+
+    /**
+     * Sorts the group's entities so that iteration visits them in ascending {@code comparator} order, permuting every
+     * owned storage together.
+     *
+     * @param comparator compares packed indices of the first owned storage ({@code positions.comparingX()}); it must
+     *                   only read.
+     * @throws IllegalStateException if the group is not owning, a more restrictive group nests in it (sorting would
+     *                               break that group's range; sort the innermost group), it is being iterated, or it
+     *                               or its world is closed.
+     */
+    public void sort(final IndexComparator comparator)
+    {
+        ensureOpen();
+        if (entities != null)
+        {
+            throw new IllegalStateException(
+                "group " + description + " owns no storage, so it has no order of its own to sort; sort a storage " +
+                "and iterate a view, or own the storages");
+        }
+        final RuntimeGroup inner = family.innermost();
+        if (inner != this)
+        {
+            throw new IllegalStateException(
+                "cannot sort group " + description + ": group " + inner.description + " nests in it and keeps its " +
+                "entities at the front of the same storages; sort the innermost group");
+        }
+        final int[] order = owned[0].sortOwned(family, length, comparator);
+        for (int k = 1; k < owned.length; k++)
+        {
+            owned[k].permuteOwned(family, order.clone(), length);
+        }
+    }
+
+    /**
+     * Whether the group is still open.
+     *
+     * @return false once it or its world is closed.
+     */
+    public boolean isOpen()
+    {
+        return !closed && !owned0Closed();
+    }
+
+    /**
+     * Stops following the storages, gives up the owned ones (they can be sorted again) and frees a non-owning group's
+     * memory. Idempotent.
+     *
+     * @throws IllegalStateException if the group is being iterated; nothing is closed then.
+     */
+    @Override
+    public void close()
+    {
+        if (closed)
+        {
+            return;
+        }
+        if (!owned0Closed() && lead().isIterating())
+        {
+            throw new IllegalStateException(
+                "group " + description + " cannot be closed while it is being iterated; close it after the iteration " +
+                "returns");
+        }
+        closed = true;
+        for (final Follower follower : followers)
+        {
+            follower.storage.detach(follower);
+        }
+        world.groups.remove(this);
+        if (family != null)
+        {
+            family.remove(this);
+        }
+        else
+        {
+            entities.close();
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return "RuntimeGroup[" + description + ", " + (isOpen() ? size() + " entities" : "closed") + "]";
+    }
+
+    // -------------------------------------------------------------------------------------------------------------
+    // Keeping the group exact.
+    // -------------------------------------------------------------------------------------------------------------
+
+    private SparseSet lead()
+    {
+        return entities != null ? entities : owned[0];
+    }
+
+    private boolean owned0Closed()
+    {
+        return lead().isClosed();
+    }
+
+    /**
+     * Throws if the group or its world is closed.
+     *
+     * @throws IllegalStateException naming the group.
+     */
+    public void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("group " + description + " is closed; build a new one to continue");
+        }
+        lead().ensureOpen();
+    }
+
+    /** How restrictive the rule is: a group nested in another names more components. */
+    private int restrictiveness()
+    {
+        return owned.length + with.length + without.length;
+    }
+
+    private boolean inGroup(final long entity)
+    {
+        if (entities != null)
+        {
+            return entities.indexOf(entity) >= 0;
+        }
+        final int index = owned[0].indexOf(entity);
+        return index >= 0 && index < length;
+    }
+
+    /** Whether the entity matches the rule, leaving out {@code ignored} (an excluded storage it is leaving). */
+    private boolean matches(final long entity, final SparseSet ignored)
+    {
+        for (final ComponentStorage<?> storage : owned)
+        {
+            if (storage.indexOf(entity) < 0)
+            {
+                return false;
+            }
+        }
+        for (final ComponentStorage<?> storage : with)
+        {
+            if (storage.indexOf(entity) < 0)
+            {
+                return false;
+            }
+        }
+        for (final ComponentStorage<?> storage : without)
+        {
+            if (storage != ignored && storage.indexOf(entity) >= 0)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void join(final long entity)
+    {
+        if (entities != null)
+        {
+            entities.insert(entity);
+        }
+        else
+        {
+            family.join(this, entity);
+        }
+    }
+
+    private void leave(final long entity)
+    {
+        if (entities != null)
+        {
+            entities.remove(entity);
+        }
+        else
+        {
+            family.leave(this, entity);
+        }
+    }
+
+    /** Swaps an entity that matches into the owned range (its enclosing groups hold it already). */
+    private void moveIn(final long entity)
+    {
+        final int at = length++;
+        for (final ComponentStorage<?> storage : owned)
+        {
+            storage.swapOwned(family, storage.indexOf(entity), at);
+        }
+    }
+
+    /** Swaps an entity in the range out of it (its nested groups let it go already). */
+    private void moveOut(final long entity)
+    {
+        final int at = --length;
+        for (final ComponentStorage<?> storage : owned)
+        {
+            storage.swapOwned(family, storage.indexOf(entity), at);
+        }
+    }
+
+    /** Fills the group with the entities that match now. */
+    private void populate()
+    {
+        ComponentStorage<?> smallest = owned.length > 0 ? owned[0] : with[0];
+        for (final ComponentStorage<?> storage : owned)
+        {
+            smallest = storage.memberCount() < smallest.memberCount() ? storage : smallest;
+        }
+        for (final ComponentStorage<?> storage : with)
+        {
+            smallest = storage.memberCount() < smallest.memberCount() ? storage : smallest;
+        }
+        final long[] candidates = new long[smallest.memberCount()];
+        int count = 0;
+        for (int i = smallest.extent(); --i >= 0; )
+        {
+            final long entity = smallest.entityAt(i);
+            if (entity != Entity.NULL)
+            {
+                candidates[count++] = entity;
+            }
+        }
+        if (entities != null)
+        {
+            for (int k = 0; k < count; k++)
+            {
+                entities.reserveFor(candidates[k], count);
+            }
+        }
+        for (int k = 0; k < count; k++)
+        {
+            if (!inGroup(candidates[k]) && matches(candidates[k], null))
+            {
+                if (entities != null)
+                {
+                    entities.insert(candidates[k]);
+                }
+                else
+                {
+                    moveIn(candidates[k]);
+                }
+            }
+        }
+    }
+
+    /** How the group follows one storage of its rule. */
+    private final class Follower implements StorageHook
+    {
+        final ComponentStorage<?> storage;
+        final boolean excluded;
+
+        Follower(final ComponentStorage<?> storage, final boolean excluded)
+        {
+            this.storage = storage;
+            this.excluded = excluded;
+        }
+
+        @Override
+        public int order()
+        {
+            return restrictiveness();
+        }
+
+        @Override
+        public void reserve(final long entity)
+        {
+            if (entities != null && !excluded)
+            {
+                // Room for every member the required storage will have: the group never holds more.
+                entities.reserveFor(entity, storage.memberCount() + 1);
+            }
+        }
+
+        @Override
+        public void added(final long entity, final int index)
+        {
+            if (excluded)
+            {
+                if (inGroup(entity))
+                {
+                    leave(entity);
+                }
+            }
+            else if (!inGroup(entity) && matches(entity, null))
+            {
+                join(entity);
+            }
+        }
+
+        @Override
+        public void removing(final long entity, final int index)
+        {
+            if (!excluded)
+            {
+                if (inGroup(entity))
+                {
+                    leave(entity);
+                }
+            }
+            else if (!inGroup(entity) && matches(entity, storage))
+            {
+                join(entity);
+            }
+        }
+    }
+
+    /**
+     * Owning groups that share owned storages, each nested in the next less restrictive one; the object that owns
+     * their storages' order ({@link SparseSet#claim}).
+     */
+    private static final class Family
+    {
+        /** Least restrictive first. */
+        final List<RuntimeGroup> groups = new ArrayList<>();
+        /** Every storage some group of the family owns. */
+        final Set<ComponentStorage<?>> storages = new LinkedHashSet<>();
+
+        RuntimeGroup innermost()
+        {
+            return groups.get(groups.size() - 1);
+        }
+
+        /** Moves an entity into {@code group} and every group enclosing it, outermost first. */
+        void join(final RuntimeGroup group, final long entity)
+        {
+            for (final RuntimeGroup each : groups)
+            {
+                if (!each.inGroup(entity))
+                {
+                    each.moveIn(entity);
+                }
+                if (each == group)
+                {
+                    return;
+                }
+            }
+        }
+
+        /** Moves an entity out of {@code group} and every group nested in it, innermost first. */
+        void leave(final RuntimeGroup group, final long entity)
+        {
+            for (int k = groups.size() - 1; k >= 0; k--)
+            {
+                final RuntimeGroup each = groups.get(k);
+                if (each.inGroup(entity))
+                {
+                    each.moveOut(entity);
+                }
+                if (each == group)
+                {
+                    return;
+                }
+            }
+        }
+
+        /** Adds a group in its place and rebuilds every range, outermost first. */
+        void add(final RuntimeGroup group)
+        {
+            int at = 0;
+            while (at < groups.size() && groups.get(at).restrictiveness() <= group.restrictiveness())
+            {
+                at++;
+            }
+            groups.add(at, group);
+            group.family = this;
+            for (final ComponentStorage<?> storage : group.owned)
+            {
+                if (storages.add(storage))
+                {
+                    storage.claim(this, "group " + group.description);
+                }
+            }
+            for (final RuntimeGroup each : groups)
+            {
+                each.length = 0;
+            }
+            for (final RuntimeGroup each : groups)
+            {
+                each.populate();
+            }
+        }
+
+        void remove(final RuntimeGroup group)
+        {
+            groups.remove(group);
+            final Set<ComponentStorage<?>> stillOwned = new LinkedHashSet<>();
+            for (final RuntimeGroup each : groups)
+            {
+                stillOwned.addAll(Arrays.asList(each.owned));
+            }
+            for (final ComponentStorage<?> storage : group.owned)
+            {
+                if (!stillOwned.contains(storage))
+                {
+                    storage.release(this);
+                    storages.remove(storage);
+                }
+            }
+        }
+    }
+
+    /**
+     * The groups of one world, and where they find its storages and memory; the world keeps one.
+     */
+    public static final class Registry
+    {
+        private final Storages storages;
+        private final OffHeap offHeap;
+        private final EntityPool pool;
+        private final List<RuntimeGroup> groups = new ArrayList<>();
+
+        /**
+         * Creates the group registry of a world.
+         *
+         * @param storages the world's storages.
+         * @param offHeap  the world's memory, which non-owning groups' sets share.
+         * @param pool     the world's entities.
+         */
+        public Registry(final Storages storages, final OffHeap offHeap, final EntityPool pool)
+        {
+            this.storages = storages;
+            this.offHeap = offHeap;
+            this.pool = pool;
+        }
+
+        /**
+         * Starts the rule of a new group of this world.
+         *
+         * @return a builder.
+         */
+        public Builder builder()
+        {
+            return new Builder(this);
+        }
+
+        /**
+         * The groups of this world, in the order they were built.
+         *
+         * @return a new list.
+         */
+        public List<RuntimeGroup> groups()
+        {
+            return new ArrayList<>(groups);
+        }
+    }
+
+    /**
+     * Collects a group's rule; {@link dev.cairn.World#group()} makes one.
+     */
+    public static final class Builder
+    {
+        private final Registry world;
+        private final OffHeap offHeap;
+        private final EntityPool pool;
+        private final List<ComponentStorage<?>> owned = new ArrayList<>();
+        private final List<ComponentStorage<?>> with = new ArrayList<>();
+        private final List<ComponentStorage<?>> without = new ArrayList<>();
+
+        private Builder(final Registry world)
+        {
+            this.world = world;
+            this.offHeap = world.offHeap;
+            this.pool = world.pool;
+        }
+
+        /**
+         * Components the group owns: their storages keep the group's entities at the front, aligned.
+         *
+         * @param components component records whose storages are not {@link DeletionPolicy#IN_PLACE}.
+         * @return this builder.
+         */
+        @SafeVarargs
+        public final Builder owning(final Class<? extends Record>... components)
+        {
+            return addTo(owned, components);
+        }
+
+        /**
+         * Components the group requires without owning them.
+         *
+         * @param components component records.
+         * @return this builder.
+         */
+        @SafeVarargs
+        public final Builder with(final Class<? extends Record>... components)
+        {
+            return addTo(with, components);
+        }
+
+        /**
+         * Components an entity must not have to be in the group.
+         *
+         * @param components component records.
+         * @return this builder.
+         */
+        @SafeVarargs
+        public final Builder without(final Class<? extends Record>... components)
+        {
+            return addTo(without, components);
+        }
+
+        /**
+         * As {@link #owning(Class[])}, with storages of this world.
+         *
+         * @param storages storages of this world.
+         * @return this builder.
+         */
+        public Builder owning(final ComponentStorage<?>... storages)
+        {
+            return addTo(owned, storages);
+        }
+
+        /**
+         * As {@link #with(Class[])}, with storages of this world.
+         *
+         * @param storages storages of this world.
+         * @return this builder.
+         */
+        public Builder with(final ComponentStorage<?>... storages)
+        {
+            return addTo(with, storages);
+        }
+
+        /**
+         * As {@link #without(Class[])}, with storages of this world.
+         *
+         * @param storages storages of this world.
+         * @return this builder.
+         */
+        public Builder without(final ComponentStorage<?>... storages)
+        {
+            return addTo(without, storages);
+        }
+
+        /**
+         * Creates the group, registers it with its world and fills it with the entities that match now; an owning
+         * group reorders its owned storages to do so.
+         *
+         * @return the group.
+         * @throws IllegalArgumentException  if the rule requires nothing, names a component twice or on both sides, or
+         *                                   owns an {@link DeletionPolicy#IN_PLACE} storage.
+         * @throws IllegalStateException     if an owned storage is owned by a group this one does not nest with (the
+         *                                   message names both), is being iterated, or the world is closed.
+         * @throws dev.cairn.memory.OffHeapExhaustedException if a non-owning group's memory cannot be allocated.
+         */
+        public RuntimeGroup build()
+        {
+            validate();
+            final RuntimeGroup group = new RuntimeGroup(this);
+            if (!owned.isEmpty())
+            {
+                final Family family = familyFor(group);
+                for (final ComponentStorage<?> storage : family.storages)
+                {
+                    refuseIfIterated(storage, group);
+                }
+                for (final ComponentStorage<?> storage : owned)
+                {
+                    refuseIfIterated(storage, group);
+                }
+                family.add(group);
+            }
+            else
+            {
+                try
+                {
+                    group.populate();
+                }
+                catch (final RuntimeException ex)
+                {
+                    group.entities.close();
+                    throw ex;
+                }
+            }
+            for (final ComponentStorage<?> storage : owned)
+            {
+                group.followers.add(group.new Follower(storage, false));
+            }
+            for (final ComponentStorage<?> storage : with)
+            {
+                group.followers.add(group.new Follower(storage, false));
+            }
+            for (final ComponentStorage<?> storage : without)
+            {
+                group.followers.add(group.new Follower(storage, true));
+            }
+            for (final Follower follower : group.followers)
+            {
+                follower.storage.attach(follower);
+            }
+            world.groups.add(group);
+            return group;
+        }
+
+        private static void refuseIfIterated(final ComponentStorage<?> storage, final RuntimeGroup group)
+        {
+            if (storage.isIterating())
+            {
+                throw new IllegalStateException(
+                    "cannot build group " + group.description + " while " + storage.name() + " is being iterated: " +
+                    "the group reorders it; build it after the iteration returns");
+            }
+        }
+
+        private void validate()
+        {
+            if (owned.isEmpty() && with.isEmpty())
+            {
+                throw new IllegalArgumentException(
+                    "a group needs at least one required component: call owning(...) or with(...)");
+            }
+            final Set<ComponentStorage<?>> seen = new LinkedHashSet<>();
+            for (final List<ComponentStorage<?>> list : List.of(owned, with, without))
+            {
+                for (final ComponentStorage<?> storage : list)
+                {
+                    storage.ensureOpen();
+                    if (!seen.add(storage))
+                    {
+                        throw new IllegalArgumentException(
+                            storage.type().recordClass().getSimpleName() + " appears twice in the rule of group " +
+                            describe() + "; name each component once, in owning, with or without");
+                    }
+                }
+            }
+            for (final ComponentStorage<?> storage : owned)
+            {
+                if (storage.policy() == DeletionPolicy.IN_PLACE)
+                {
+                    throw new IllegalArgumentException(
+                        storage.name() + " uses DeletionPolicy.IN_PLACE, whose tombstones would break the packed " +
+                        "range an owning group keeps at the front of its storages; a group can own SWAP_AND_POP and " +
+                        "SWAP_ONLY storages: require it with with(...) instead, or change its policy");
+                }
+            }
+        }
+
+        /** The family the new owning group joins, after checking it nests with every group it shares storages with. */
+        private Family familyFor(final RuntimeGroup group)
+        {
+            Family family = null;
+            for (final RuntimeGroup other : world.groups)
+            {
+                if (other.family == null || !sharesOwned(other, group))
+                {
+                    continue;
+                }
+                if (!nests(group, other) && !nests(other, group))
+                {
+                    throw new IllegalStateException(
+                        "group " + group.description + " cannot own what group " + other.description + " owns: " +
+                        "groups may share owned storages only if one nests in the other (owns all the other owns, " +
+                        "and requires and excludes all the other does); make them nest, or own different storages");
+                }
+                family = other.family;
+            }
+            if (family != null)
+            {
+                for (final RuntimeGroup member : family.groups)
+                {
+                    if (!nests(group, member) && !nests(member, group))
+                    {
+                        throw new IllegalStateException(
+                            "group " + group.description + " cannot join the groups that own " + member.description +
+                            "'s storages: it does not nest with group " + member.description);
+                    }
+                }
+            }
+            return family != null ? family : new Family();
+        }
+
+        private static boolean sharesOwned(final RuntimeGroup a, final RuntimeGroup b)
+        {
+            for (final ComponentStorage<?> storage : a.owned)
+            {
+                if (Arrays.asList(b.owned).contains(storage))
+                {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether {@code inner} nests in {@code outer}: every entity of inner matches outer. */
+        private static boolean nests(final RuntimeGroup inner, final RuntimeGroup outer)
+        {
+            final List<ComponentStorage<?>> innerOwned = Arrays.asList(inner.owned);
+            final List<ComponentStorage<?>> innerRequired = new ArrayList<>(innerOwned);
+            innerRequired.addAll(Arrays.asList(inner.with));
+            final List<ComponentStorage<?>> outerRequired = new ArrayList<>(Arrays.asList(outer.owned));
+            outerRequired.addAll(Arrays.asList(outer.with));
+            return innerOwned.containsAll(Arrays.asList(outer.owned)) && innerRequired.containsAll(outerRequired) &&
+                Arrays.asList(inner.without).containsAll(Arrays.asList(outer.without));
+        }
+
+        private String describe()
+        {
+            final StringBuilder text = new StringBuilder();
+            describe(text, "owning", owned);
+            describe(text, "with", with);
+            describe(text, "without", without);
+            return text.toString();
+        }
+
+        private static void describe(final StringBuilder text, final String label, final List<ComponentStorage<?>> list)
+        {
+            if (list.isEmpty())
+            {
+                return;
+            }
+            text.append(text.length() == 0 ? "" : " ").append(label);
+            for (final ComponentStorage<?> storage : list)
+            {
+                text.append(' ').append(storage.type().recordClass().getSimpleName());
+            }
+        }
+
+        @SafeVarargs
+        private Builder addTo(final List<ComponentStorage<?>> list, final Class<? extends Record>... components)
+        {
+            for (final Class<? extends Record> component : components)
+            {
+                list.add(world.storages.storage(component));
+            }
+            return this;
+        }
+
+        private Builder addTo(final List<ComponentStorage<?>> list, final ComponentStorage<?>... storages)
+        {
+            for (final ComponentStorage<?> storage : storages)
+            {
+                list.add(java.util.Objects.requireNonNull(storage, "storage"));
+            }
+            return this;
+        }
+    }
+}
