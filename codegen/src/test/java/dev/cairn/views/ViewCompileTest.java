@@ -149,6 +149,45 @@ final class ViewCompileTest
     }
 
     @Test
+    void groupMistakesAreErrorsOnTheDeclarationOrTheEntry()
+    {
+        final JavaFileObject components = JavaFileObjects.forSourceLines("g.Parts", "package g;",
+            "import dev.cairn.Component;", "import dev.cairn.DeletionPolicy;", "public final class Parts {",
+            "    @Component(policy = DeletionPolicy.IN_PLACE) public record Holey(int a) {}",
+            "    @Component public record Solid(int b) {}", "}");
+        final JavaFileObject inPlace = JavaFileObjects.forSourceLines("g.A", "package g;",
+            "@dev.cairn.Group(owns = {Parts.Solid.class,", "    Parts.Holey.class})", "interface A {}");
+        final Compilation owned = javac().withProcessors(new CairnProcessor()).compile(components, inPlace);
+        assertThat(owned).hadErrorContaining("g.Parts.Holey in 'owns' of @Group on A uses DeletionPolicy.IN_PLACE")
+            .inFile(inPlace).onLineContaining("Parts.Holey.class");
+        final JavaFileObject empty = JavaFileObjects.forSourceLines("g.B", "package g;",
+            "@dev.cairn.Group(without = Parts.Solid.class) interface B {}");
+        assertThat(javac().withProcessors(new CairnProcessor()).compile(components, empty))
+            .hadErrorContaining("@Group on B requires no component");
+        final JavaFileObject twice = JavaFileObjects.forSourceLines("g.C", "package g;",
+            "@dev.cairn.Group(owns = Parts.Solid.class,", "    with = Parts.Solid.class)", "interface C {}");
+        assertThat(javac().withProcessors(new CairnProcessor()).compile(components, twice))
+            .hadErrorContaining("g.Parts.Solid appears twice in @Group on C").inFile(twice)
+            .onLineContaining("with = Parts.Solid.class");
+    }
+
+    @Test
+    void aGroupIsGeneratedUnderItsInterfacesNameAndAnOwningOneCanBeSorted()
+    {
+        final JavaFileObject group = JavaFileObjects.forSourceLines("q.Moving", "package q;",
+            "import c.Components.*;", "@dev.cairn.Group(owns = {P.class, Q.class}, with = R.class, without = X.class)",
+            "interface Moving {}");
+        final Compilation compilation = compile(group);
+        assertThat(compilation).succeededWithoutWarnings();
+        final String source = generated(compilation, "q.MovingGroup");
+        assertTrue(source.contains("void accept(long entity, Components_PStorage.Ref p, Components_QStorage.Ref q, " +
+            "Components_RStorage.Ref r);"), source);
+        assertTrue(source.contains("public void sort(final IndexComparator comparator)"), source);
+        assertTrue(source.contains("qRef.moveTo(i);"), "owned storages are read at the loop's index");
+        assertTrue(source.contains("rRef.moveToEntity(entity, i)"), "the others are looked up");
+    }
+
+    @Test
     void aClassThatIsNotARecordIsAnError()
     {
         final JavaFileObject view = source(
