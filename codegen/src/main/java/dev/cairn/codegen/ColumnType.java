@@ -7,6 +7,7 @@ package dev.cairn.codegen;
  * <p>
  * Every value is stored in the smallest type that holds it exactly: booleans as a byte 0 or 1, enums as their
  * ordinal in a byte (up to {@value #BYTE_ENUM_LIMIT} constants) or a short (up to {@value #SHORT_ENUM_LIMIT}).
+ * An {@code @EntityRef long} is a long column that snapshots know holds an entity handle.
  */
 enum ColumnType
 {
@@ -18,8 +19,11 @@ enum ColumnType
     FLOAT("float", "Float", "Float", "Float"),
     LONG("long", "Long", "Long", "Long"),
     DOUBLE("double", "Double", "Double", "Double"),
+    ENTITY("long", "Long", "Long", "Long"),
     BYTE_ENUM(null, "Byte", "Byte", "Integer"),
     SHORT_ENUM(null, "Short", "Short", "Integer");
+
+    // The constant names double as the names of dev.cairn.storage.FieldType's constants in generated schemas.
 
     /** Most enum constants whose ordinals fit an unsigned byte. */
     static final int BYTE_ENUM_LIMIT = 256;

@@ -113,7 +113,8 @@ final class ComponentAnalyzer
         {
             final String name = component.getSimpleName().toString();
             final Flattening flattening = new Flattening(element, component, packageName, docs.get(name), columns);
-            ok &= flattening.flatten(component.asType(), name, name, List.of(name), enclosing, parts);
+            ok &= flattening.flatten(component.asType(), name, name, List.of(name), enclosing, parts,
+                isEntityRef(component));
         }
         if (!ok || !namesAreDistinct(element, columns))
         {
@@ -164,12 +165,20 @@ final class ComponentAnalyzer
             final String path,
             final List<String> accessors,
             final Deque<TypeElement> enclosing,
-            final List<Part> parts) throws UnresolvedTypeException
+            final List<Part> parts,
+            final boolean entityRef) throws UnresolvedTypeException
         {
             final ColumnType primitive = primitive(type.getKind());
+            if (entityRef && primitive != ColumnType.LONG)
+            {
+                error(position(origin), "@EntityRef marks an entity handle, which is a long, but " + path + " is " +
+                    type + ": declare it 'long " + path.substring(path.lastIndexOf('.') + 1) + "' or remove " +
+                    "@EntityRef");
+                return false;
+            }
             if (primitive != null)
             {
-                addColumn(name, path, accessors, primitive, null, parts);
+                addColumn(name, path, accessors, entityRef ? ColumnType.ENTITY : primitive, null, parts);
                 return true;
             }
             if (type.getKind() == TypeKind.ERROR)
@@ -217,7 +226,7 @@ final class ComponentAnalyzer
                 final List<String> chain = new ArrayList<>(accessors);
                 chain.add(componentName);
                 ok &= flatten(component.asType(), name + capitalise(componentName),
-                    path + "." + componentName, List.copyOf(chain), enclosing, nested);
+                    path + "." + componentName, List.copyOf(chain), enclosing, nested, isEntityRef(component));
             }
             enclosing.pop();
             parts.add(new Shape(typeElement, List.copyOf(nested)));
@@ -425,6 +434,19 @@ final class ComponentAnalyzer
             }
         }
         return null;
+    }
+
+    private static boolean isEntityRef(final RecordComponentElement component)
+    {
+        for (final AnnotationMirror annotation : component.getAnnotationMirrors())
+        {
+            if (((TypeElement)annotation.getAnnotationType().asElement()).getQualifiedName()
+                .contentEquals("dev.cairn.EntityRef"))
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Why {@code type} cannot be used from a class in {@code packageName}, or null if it can. */

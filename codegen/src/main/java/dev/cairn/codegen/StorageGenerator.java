@@ -155,8 +155,42 @@ final class StorageGenerator
                 model.policy() + "}.");
             out.line("public static final " + typeName + "<" + record + ", " + storage + "> TYPE = " + typeName +
                 ".register(");
-            out.line("    " + record + ".class, " + policy + "." + model.policy() + ", " + typeName + "." +
-                (model.tracked() ? "TRACKED" : "UNTRACKED") + ", " + storage + "::new);");
+            final List<String> arguments = List.of(record + ".class", policy + "." + model.policy(),
+                typeName + "." + (model.tracked() ? "TRACKED" : "UNTRACKED"), storage + "::new");
+            final String argumentLine = "    " + String.join(", ", arguments) + ",";
+            if (argumentLine.length() + 4 <= 120)
+            {
+                out.line(argumentLine);
+            }
+            else
+            {
+                for (final String argument : arguments)
+                {
+                    out.line("    " + argument + ",");
+                }
+            }
+            final String schema = names.of("dev.cairn.storage.Schema");
+            final String fieldType = names.of("dev.cairn.storage.FieldType");
+            final List<String> fields = new ArrayList<>();
+            for (final Column column : model.columns())
+            {
+                fields.add(column.type().isEnum() ?
+                    schema + ".enumField(\"" + column.path() + "\", " + names.of(column.enumType()) + ".class)" :
+                    schema + ".field(\"" + column.path() + "\", " + fieldType + "." + column.type().name() + ")");
+            }
+            final String oneLine = "    " + schema + ".of(" + String.join(", ", fields) + "));";
+            if (oneLine.length() + 4 <= 120)
+            {
+                out.line(oneLine);
+            }
+            else
+            {
+                out.line("    " + schema + ".of(");
+                for (int k = 0; k < fields.size(); k++)
+                {
+                    out.line("        " + fields.get(k) + (k == fields.size() - 1 ? "));" : ","));
+                }
+            }
             out.blank();
             if (model.isTag())
             {

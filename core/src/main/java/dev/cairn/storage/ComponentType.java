@@ -50,19 +50,22 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
     private final DeletionPolicy policy;
     private final boolean tracked;
     private final Factory<S> factory;
+    private final Schema schema;
 
     private ComponentType(
         final int id,
         final Class<R> recordClass,
         final DeletionPolicy policy,
         final boolean tracked,
-        final Factory<S> factory)
+        final Factory<S> factory,
+        final Schema schema)
     {
         this.id = id;
         this.recordClass = recordClass;
         this.policy = policy;
         this.tracked = tracked;
         this.factory = factory;
+        this.schema = schema;
     }
 
     /**
@@ -72,16 +75,21 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
      * @param policy      its deletion policy.
      * @param tracked     whether its storage records change ticks.
      * @param factory     builds its storage.
+     * @param schema      its fields in column order.
      * @param <R>         the component record.
      * @param <S>         its storage.
      * @return the type, with a process-wide unique id.
      * @throws IllegalStateException if the record is already registered.
      */
     public static <R extends Record, S extends ComponentStorage<R>> ComponentType<R, S> register(
-        final Class<R> recordClass, final DeletionPolicy policy, final boolean tracked, final Factory<S> factory)
+        final Class<R> recordClass,
+        final DeletionPolicy policy,
+        final boolean tracked,
+        final Factory<S> factory,
+        final Schema schema)
     {
         final ComponentType<R, S> type =
-            new ComponentType<>(NEXT_ID.getAndIncrement(), recordClass, policy, tracked, factory);
+            new ComponentType<>(NEXT_ID.getAndIncrement(), recordClass, policy, tracked, factory, schema);
         if (BY_RECORD.putIfAbsent(recordClass, type) != null)
         {
             throw new IllegalStateException(recordClass.getName() + " is registered twice");
@@ -178,6 +186,51 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
     public DeletionPolicy policy()
     {
         return policy;
+    }
+
+    /**
+     * The record's fields in column order, as snapshots write them.
+     *
+     * @return the schema.
+     */
+    public Schema schema()
+    {
+        return schema;
+    }
+
+    /**
+     * The registered type of a record by its binary class name ({@link Class#getName()}), for code that reads a
+     * name from outside, such as a snapshot; loads the record's storage through {@code loader} if it is not
+     * registered yet.
+     *
+     * @param recordName the record's binary name, for example {@code com.example.Outer$Position}.
+     * @param loader     where to look for it if it is not registered yet; may be null for the system loader.
+     * @return the type, or null if no such component exists.
+     */
+    public static ComponentType<?, ?> named(final String recordName, final ClassLoader loader)
+    {
+        for (final ComponentType<?, ?> type : BY_RECORD.values())
+        {
+            if (type.recordClass.getName().equals(recordName))
+            {
+                return type;
+            }
+        }
+        try
+        {
+            final Class<?> recordClass = Class.forName(recordName, false, loader);
+            if (!recordClass.isRecord())
+            {
+                return null;
+            }
+            @SuppressWarnings("unchecked")
+            final Class<? extends Record> record = (Class<? extends Record>)recordClass;
+            return of(record);
+        }
+        catch (final ClassNotFoundException | LinkageError | IllegalArgumentException ex)
+        {
+            return null;
+        }
     }
 
     /**
