@@ -14,7 +14,7 @@ import java.lang.annotation.Target;
  * {@link World#valid(long)}: a destroyed target leaves it stale.
  * <pre>{@code
  * @Component
- * public record Parent(@EntityRef long entity) {}
+ * public record Parent(@EntityRef long parent) {}
  * }</pre>
  */
 @Documented

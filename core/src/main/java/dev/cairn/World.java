@@ -8,6 +8,8 @@ import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signal.Connection;
 import dev.cairn.signal.EntitySignal;
 import dev.cairn.signal.Signal;
+import dev.cairn.snapshot.SnapshotInput;
+import dev.cairn.snapshot.SnapshotOutput;
 import dev.cairn.storage.Clock;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
@@ -277,6 +279,16 @@ public final class World implements AutoCloseable, Storages
     public int aliveCount()
     {
         return entities.aliveCount();
+    }
+
+    /**
+     * How many more entities can be created now before the id space is exhausted.
+     *
+     * @return free indices plus indices never handed out; 0 once closed.
+     */
+    public int remainingCapacity()
+    {
+        return entities.remainingCapacity();
     }
 
     /**
@@ -577,6 +589,105 @@ public final class World implements AutoCloseable, Storages
     public List<RuntimeGroup> groups()
     {
         return groups.groups();
+    }
+
+    /**
+     * The bytes {@link #writeSnapshot} writes.
+     *
+     * @return the size of the world's own part of a snapshot.
+     */
+    public long snapshotBytes()
+    {
+        ensureOpen();
+        return Integer.BYTES + entities.snapshotBytes();
+    }
+
+    /**
+     * Writes the world's own state, for a snapshot: the change tick and the entity pool. Storages are written
+     * separately.
+     *
+     * @param out the snapshot being written (only {@code dev.cairn.snapshot.Snapshot} has one).
+     * @throws IllegalStateException if the world is closed.
+     */
+    public void writeSnapshot(final SnapshotOutput out)
+    {
+        ensureOpen();
+        out.putInt(clock.now());
+        entities.writeSnapshot(out);
+    }
+
+    /**
+     * Reads the world's own state written by {@link #writeSnapshot} into this world, which must be new (no entity ever
+     * created, every storage empty): the snapshot's entities come back with their indices and versions.
+     *
+     * @param in the snapshot being read (only a snapshot loader has one).
+     * @throws IllegalStateException if the world is not new, or closed.
+     */
+    public void readSnapshot(final SnapshotInput in)
+    {
+        checkNewForSnapshot();
+        final int tick = in.getInt();
+        entities.readSnapshot(in);
+        clock.restore(tick);
+    }
+
+    /**
+     * Checks that a snapshot may load into this world: it is open and new, no entity ever created in it and every
+     * storage empty.
+     *
+     * @throws IllegalStateException if it is not new, or closed.
+     */
+    public void checkNewForSnapshot()
+    {
+        ensureOpen();
+        if (entities.createdCount() != 0 || !storagesEmpty())
+        {
+            throw new IllegalStateException(
+                "a snapshot loads into a new World, where no entity was ever created and every storage is empty; " +
+                "this one has created " + entities.createdCount() + " entities: load into a new World, or use a " +
+                "ContinuousLoader to bring a live world up to date");
+        }
+    }
+
+    /**
+     * After a snapshot loaded into this world's storages (without signals), rebuilds the groups over them.
+     *
+     * @param in the snapshot that was read (only a snapshot loader has one).
+     */
+    public void loadedSnapshot(final SnapshotInput in)
+    {
+        java.util.Objects.requireNonNull(in, "in");
+        groups.rebuild();
+    }
+
+    /**
+     * Makes this world new again after a snapshot load failed half-way: no entity, every storage empty, no signal
+     * sent, memory given back.
+     *
+     * @param in the snapshot whose load failed (only a snapshot loader has one).
+     */
+    public void unloadSnapshot(final SnapshotInput in)
+    {
+        ensureOpen();
+        for (final ComponentStorage<?> storage : created)
+        {
+            storage.unload(in);
+        }
+        entities.reset();
+        clock.restore(Clock.FIRST_TICK);
+        groups.rebuild();
+    }
+
+    private boolean storagesEmpty()
+    {
+        for (final ComponentStorage<?> storage : created)
+        {
+            if (storage.size() != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

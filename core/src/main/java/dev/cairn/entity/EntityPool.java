@@ -3,6 +3,9 @@ package dev.cairn.entity;
 import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.Entity;
 import dev.cairn.memory.OffHeap;
+import dev.cairn.snapshot.SnapshotFormatException;
+import dev.cairn.snapshot.SnapshotInput;
+import dev.cairn.snapshot.SnapshotOutput;
 import org.agrona.UnsafeApi;
 
 import java.lang.invoke.MethodHandles;
@@ -325,6 +328,17 @@ public final class EntityPool
     }
 
     /**
+     * How many entities {@link #create()} can still make before the id space is exhausted: free indices and indices
+     * never handed out.
+     *
+     * @return the count; 0 once closed.
+     */
+    public int remainingCapacity()
+    {
+        return isClosed() ? 0 : freeCount + (maxEntities - created);
+    }
+
+    /**
      * Distinct indices handed out so far: alive, free and retired.
      *
      * @return the count; 0 once closed.
@@ -487,6 +501,155 @@ public final class EntityPool
     private int grownCapacity(final int capacity, final int needed)
     {
         return OffHeap.grownCapacity(capacity, needed, 64, maxEntities);
+    }
+
+    /**
+     * The bytes {@link #writeSnapshot} writes.
+     *
+     * @return the size of this pool's part of a snapshot.
+     */
+    public long snapshotBytes()
+    {
+        return 5L * Integer.BYTES + ((long)created + freeCount) * Integer.BYTES;
+    }
+
+    /**
+     * Writes the pool's whole state, so that a loaded pool hands out, recycles and retires exactly the same handles:
+     * the counts, the version entry of every index created and the free stack.
+     *
+     * @param out the snapshot being written.
+     * @throws IllegalStateException if the pool is closed.
+     */
+    public void writeSnapshot(final SnapshotOutput out)
+    {
+        ensureOpen();
+        out.putInt(maxEntities);
+        out.putInt(created);
+        out.putInt(alive);
+        out.putInt(freeCount);
+        out.putInt(retired);
+        out.putMemory(versions, (long)created * Integer.BYTES);
+        out.putMemory(free, (long)freeCount * Integer.BYTES);
+    }
+
+    /**
+     * Reads a state written by {@link #writeSnapshot} into this pool, which must never have created an entity. Every
+     * count and entry is checked: the counts must agree with the entries, every free index must be on the free stack
+     * once. On any failure the pool is left empty, as it was.
+     *
+     * @param in the snapshot being read.
+     * @throws SnapshotFormatException   naming what is inconsistent, where.
+     * @throws IllegalStateException     if the pool has created entities already, or is closed.
+     * @throws OffHeapExhaustedException if the memory cannot be allocated; the pool is left empty.
+     */
+    public void readSnapshot(final SnapshotInput in)
+    {
+        ensureOpen();
+        if (created != 0)
+        {
+            throw new IllegalStateException("a snapshot loads into a pool that never created an entity; this one " +
+                "created " + created);
+        }
+        in.getInt();
+        final int created = in.getInt();
+        final int alive = in.getInt();
+        final int freeCount = in.getInt();
+        final int retired = in.getInt();
+        if (created < 0 || created > maxEntities)
+        {
+            throw in.error("it holds " + created + " entity indices, more than this World's " + maxEntities +
+                " (or negative); load it into a World made with a larger maxEntities");
+        }
+        if (alive < 0 || freeCount < 0 || retired < 0 || (long)alive + freeCount + retired != created)
+        {
+            throw in.error("its counts of alive (" + alive + "), free (" + freeCount + ") and retired (" + retired +
+                ") indices do not add up to the " + created + " created");
+        }
+        in.require(((long)created + freeCount) * Integer.BYTES, created + " versions and " + freeCount + " free indices");
+        try
+        {
+            if (created > versionCapacity)
+            {
+                growVersions(created);
+            }
+            if (freeCount > freeCapacity)
+            {
+                growFree(freeCount);
+            }
+            in.getMemory(versions, (long)created * Integer.BYTES);
+            in.getMemory(free, (long)freeCount * Integer.BYTES);
+            checkLoaded(in, created, alive, freeCount, retired);
+        }
+        catch (final RuntimeException ex)
+        {
+            this.created = 0;
+            throw ex;
+        }
+        this.created = created;
+        this.alive = alive;
+        this.freeCount = freeCount;
+        this.retired = retired;
+    }
+
+    private void checkLoaded(
+        final SnapshotInput in, final int created, final int alive, final int freeCount, final int retired)
+    {
+        int countedAlive = 0;
+        int countedRetired = 0;
+        for (int index = 0; index < created; index++)
+        {
+            final int entry = versionAt(index);
+            if (entry >= 0)
+            {
+                if (entry > Entity.MAX_VERSION)
+                {
+                    throw in.error("index " + index + " is alive with version " + entry + ", above the largest, " +
+                        Entity.MAX_VERSION);
+                }
+                countedAlive++;
+            }
+            else if (entry == RETIRED)
+            {
+                countedRetired++;
+            }
+        }
+        if (countedAlive != alive || countedRetired != retired)
+        {
+            throw in.error("its entries hold " + countedAlive + " alive and " + countedRetired + " retired indices " +
+                "where its counts say " + alive + " and " + retired);
+        }
+        final long[] seen = new long[(created + 63) >>> 6];
+        for (int k = 0; k < freeCount; k++)
+        {
+            final int index = UnsafeApi.getInt(free + ((long)k << 2));
+            if (index < 0 || index >= created)
+            {
+                throw in.error("free index " + k + " is " + index + ", outside the " + created + " created");
+            }
+            final int entry = versionAt(index);
+            if (entry >= 0 || entry == RETIRED)
+            {
+                throw in.error("index " + index + " is on the free stack but " + (entry >= 0 ? "alive" : "retired"));
+            }
+            if ((seen[index >>> 6] & (1L << index)) != 0)
+            {
+                throw in.error("index " + index + " is on the free stack twice");
+            }
+            seen[index >>> 6] |= 1L << index;
+        }
+    }
+
+    /**
+     * Forgets every entity, as if the pool had never created one, keeping its memory: what a failed snapshot load
+     * leaves.
+     */
+    public void reset()
+    {
+        ensureOpen();
+        created = 0;
+        alive = 0;
+        freeCount = 0;
+        retired = 0;
     }
 
     private void forgetMemory()

@@ -600,6 +600,12 @@ public final class RuntimeGroup implements AutoCloseable
                     storage.claim(this, "group " + group.description);
                 }
             }
+            rebuild();
+        }
+
+        /** Rebuilds every range of the family from scratch, outermost first. */
+        void rebuild()
+        {
             for (final RuntimeGroup each : groups)
             {
                 each.length = 0;
@@ -661,6 +667,31 @@ public final class RuntimeGroup implements AutoCloseable
         public Builder builder()
         {
             return new Builder(this);
+        }
+
+        /**
+         * Rebuilds every group from the storages as they are, for a snapshot loader that filled them without
+         * signals: owning groups reorder their owned storages, non-owning groups refill their sets.
+         */
+        public void rebuild()
+        {
+            final java.util.Set<Family> families = new java.util.LinkedHashSet<>();
+            for (final RuntimeGroup group : groups)
+            {
+                if (group.family != null)
+                {
+                    families.add(group.family);
+                }
+                else
+                {
+                    group.entities.clear();
+                    group.populate();
+                }
+            }
+            for (final Family family : families)
+            {
+                family.rebuild();
+            }
         }
 
         /**

@@ -7,6 +7,8 @@ import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.Columns;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.signal.Signal;
+import dev.cairn.snapshot.SnapshotInput;
+import dev.cairn.snapshot.SnapshotOutput;
 import org.agrona.UnsafeApi;
 
 import java.lang.invoke.MethodHandles;
@@ -526,6 +528,18 @@ public class SparseSet implements AutoCloseable
         {
             removeEachMember();
         }
+        clearSilently();
+    }
+
+    /**
+     * Removes every member, tombstone and released entry without telling the hooks: for a load that failed half-way,
+     * whose members were never announced either.
+     *
+     * @throws IllegalStateException if the set is closed.
+     */
+    protected final void clearSilently()
+    {
+        ensureOpen();
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
@@ -1203,6 +1217,187 @@ public class SparseSet implements AutoCloseable
             order[k] = k;
         }
         return order;
+    }
+
+    /**
+     * The bytes {@link #writeSetSnapshot} writes: four counts and the packed handles.
+     *
+     * @return the size of the set's part of a snapshot.
+     */
+    protected final long setSnapshotBytes()
+    {
+        return 4L * Integer.BYTES + (long)size * Long.BYTES;
+    }
+
+    /**
+     * Writes the set's state as it is: size, extent, the head of the in-place free list, the member count and the
+     * packed array with its tombstones and released entries, so that a loaded set has the same members at the same
+     * indices. The sparse array is not written: a load rebuilds it.
+     *
+     * @param out the snapshot being written.
+     * @throws IllegalStateException if the set is closed.
+     */
+    protected final void writeSetSnapshot(final SnapshotOutput out)
+    {
+        ensureOpen();
+        out.putInt(size);
+        out.putInt(extent);
+        out.putInt(freeHead);
+        out.putInt(memberCount);
+        out.putMemory(packedAddress, (long)size * Long.BYTES);
+    }
+
+    /**
+     * Reads a state written by {@link #writeSetSnapshot} into this set, which must be empty, checking everything the
+     * set's invariants need: counts that fit the policy, well-formed members alive in the pool, every entity index
+     * once, an in-place free list that links every tombstone once. Then the sparse array is rebuilt. On failure the set
+     * is empty again and the exception says what was wrong.
+     *
+     * @param in          the snapshot being read.
+     * @param savedPolicy the policy the set had when it was saved: another policy can load it only without
+     *                    tombstones and released entries.
+     * @param slotPayload the bytes that follow the packed array for each index (the caller's columns): checked to be
+     *                    there before anything is allocated.
+     * @return the size read.
+     * @throws dev.cairn.snapshot.SnapshotFormatException if the state is truncated or inconsistent.
+     * @throws IllegalStateException                      if the set is not empty, or closed.
+     * @throws OffHeapExhaustedException                  if the memory cannot be allocated.
+     */
+    protected final int readSetSnapshot(
+        final SnapshotInput in, final DeletionPolicy savedPolicy, final long slotPayload)
+    {
+        ensureOpen();
+        if (size != 0)
+        {
+            throw new IllegalStateException("a snapshot loads into an empty " + name + "; this one has " + size +
+                " indices in use");
+        }
+        final int size = in.getInt();
+        final int extent = in.getInt();
+        final int freeHead = in.getInt();
+        final int memberCount = in.getInt();
+        if (size < 0 || size > MAX_CAPACITY || extent < 0 || extent > size || memberCount < 0 || memberCount > extent)
+        {
+            throw in.error("its counts size " + size + ", extent " + extent + " and members " + memberCount +
+                " are not 0 <= members <= extent <= size <= " + MAX_CAPACITY);
+        }
+        if (savedPolicy != policy && (memberCount != size || extent != size))
+        {
+            throw in.error(name + " was saved with policy " + savedPolicy + " and holds tombstones or released " +
+                "entries, which its policy now, " + policy + ", cannot keep; compact() it before saving, or keep " +
+                "its policy");
+        }
+        final boolean fits = policy == DeletionPolicy.SWAP_AND_POP ?
+            extent == size && memberCount == size && freeHead == ABSENT :
+            policy == DeletionPolicy.IN_PLACE ? extent == size && freeHead >= ABSENT && freeHead < size :
+            freeHead == ABSENT && memberCount == extent;
+        if (!fits)
+        {
+            throw in.error("its counts (size " + size + ", extent " + extent + ", members " + memberCount +
+                ", free list head " + freeHead + ") do not fit " + policy);
+        }
+        in.require(Math.multiplyExact((long)size, Long.BYTES + slotPayload), size + " indices");
+        try
+        {
+            if (size > dense.capacity())
+            {
+                resizeDense(size);
+            }
+            in.getMemory(packedAddress, (long)size * Long.BYTES);
+            rebuildSparse(in, size, extent, freeHead, memberCount);
+        }
+        catch (final RuntimeException ex)
+        {
+            this.size = size;
+            clearSparse(size);
+            this.size = 0;
+            throw ex;
+        }
+        this.size = size;
+        this.extent = extent;
+        this.freeHead = freeHead;
+        this.memberCount = memberCount;
+        layoutVersion++;
+        reorderCount++;
+        return size;
+    }
+
+    private void rebuildSparse(
+        final SnapshotInput in, final int size, final int extent, final int freeHead, final int memberCount)
+    {
+        int members = 0;
+        int tombstones = 0;
+        for (int i = 0; i < size; i++)
+        {
+            final long entity = packedGet(i);
+            if (entity < 0)
+            {
+                if (i >= extent || policy != DeletionPolicy.IN_PLACE)
+                {
+                    throw in.error("index " + i + " holds a tombstone, which " + policy + " has none of there");
+                }
+                tombstones++;
+                continue;
+            }
+            if (!Entity.isWellFormed(entity))
+            {
+                throw in.error("index " + i + " holds " + Entity.toString(entity) + ", not an entity handle");
+            }
+            if (i < extent)
+            {
+                if (pool != null && !pool.isAlive(entity))
+                {
+                    throw in.error("index " + i + " holds " + Entity.toString(entity) + ", which is not alive");
+                }
+                members++;
+            }
+            final int entityIndex = Entity.index(entity);
+            long address = sparseAddressOf(entityIndex);
+            if (address == 0)
+            {
+                address = allocatePage(entityIndex >>> PAGE_SHIFT) + ((long)(entityIndex & PAGE_MASK) << 2);
+            }
+            if (UnsafeApi.getInt(address) != ABSENT)
+            {
+                throw in.error("entity index " + entityIndex + " is held at index " + UnsafeApi.getInt(address) +
+                    " and again at " + i);
+            }
+            UnsafeApi.putInt(address, i);
+        }
+        if (members != memberCount)
+        {
+            throw in.error("it holds " + members + " members where its count says " + memberCount);
+        }
+        int linked = 0;
+        for (int at = freeHead; at != ABSENT; at = (int)packedGet(at))
+        {
+            if (at < 0 || at >= size || packedGet(at) >= 0 || ++linked > tombstones)
+            {
+                throw in.error("its in-place free list does not link each of its " + tombstones +
+                    " tombstones once (it reaches " + at + ")");
+            }
+        }
+        if (linked != tombstones)
+        {
+            throw in.error("its in-place free list links " + linked + " of its " + tombstones + " tombstones");
+        }
+    }
+
+    /** Sets back to -1 every sparse entry that a handle in packed [0, size) may have set. */
+    private void clearSparse(final int size)
+    {
+        for (int i = 0; i < size; i++)
+        {
+            final long entity = packedGet(i);
+            if (Entity.isWellFormed(entity))
+            {
+                final long address = sparseAddressOf(Entity.index(entity));
+                if (address != 0 && UnsafeApi.getInt(address) == i)
+                {
+                    UnsafeApi.putInt(address, ABSENT);
+                }
+            }
+        }
     }
 
     /**

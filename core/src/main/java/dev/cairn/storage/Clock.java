@@ -22,7 +22,10 @@ public final class Clock
     public static final int CLAMP_PERIOD = 1 << 28;
 
     private final ArrayList<ComponentStorage<?>> tracked = new ArrayList<>();
-    private int now = 1;
+    /** The tick a new clock starts at. */
+    public static final int FIRST_TICK = 1;
+
+    private int now = FIRST_TICK;
 
     /**
      * Creates a clock at tick 1: everything written from now on is newer than tick 0.
@@ -72,6 +75,16 @@ public final class Clock
     public int comparable(final int since)
     {
         return now - since > MAX_AGE ? now - MAX_AGE : since;
+    }
+
+    /**
+     * Sets the current tick, for a snapshot loader restoring a world whose components were stamped up to it.
+     *
+     * @param tick the tick the saved world had.
+     */
+    public void restore(final int tick)
+    {
+        now = tick;
     }
 
     void track(final ComponentStorage<?> storage)

@@ -7,6 +7,10 @@ import dev.cairn.signal.ComponentListener;
 import dev.cairn.signal.ComponentSignal;
 import dev.cairn.signal.Connection;
 import dev.cairn.signal.Signal;
+import dev.cairn.snapshot.SnapshotInput;
+import dev.cairn.snapshot.SnapshotOutput;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
@@ -52,6 +56,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private boolean signalled;
     private long addedTicks;
     private long changedTicks;
+    /** Where each field starts in a row (see {@link #rowBytes()}), in column order, and the row's size at the end. */
+    private final int[] rowOffsets;
 
     /**
      * Creates an empty storage.
@@ -75,6 +81,11 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         this.clock = clock;
         this.tracked = type.isTracked();
         this.addedTickColumn = columnWidths.length;
+        this.rowOffsets = new int[columnWidths.length + 1];
+        for (int k = 0; k < columnWidths.length; k++)
+        {
+            rowOffsets[k + 1] = rowOffsets[k] + columnWidths[k];
+        }
         final String name = name();
         this.added = new ComponentSignal(name + ": added", this::listenersChanged);
         this.updated = new ComponentSignal(name + ": updated", this::listenersChanged);
@@ -365,6 +376,299 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     final long layoutVersionForColumns()
     {
         return layoutVersion();
+    }
+
+    /**
+     * The bytes of one component as a row: its fields back to back in column order, each as its column stores it
+     * (native byte order; a boolean a byte 0 or 1, an enum its ordinal, an entity reference its handle). Rows let code
+     * that does not know the record class (a snapshot loader, a command buffer) copy components without a record.
+     *
+     * @return the sum of the fields' widths; 0 for a tag.
+     */
+    public final int rowBytes()
+    {
+        return rowOffsets[rowOffsets.length - 1];
+    }
+
+    /**
+     * Copies the component at a packed index into a row.
+     *
+     * @param index  a packed index below {@link #size()} (a tombstone's row holds what its last component left).
+     * @param target where the row goes.
+     * @param offset where in {@code target}.
+     * @throws IndexOutOfBoundsException if the index is out of range, or the row does not fit.
+     * @throws IllegalStateException     if the storage is closed.
+     */
+    public final void readRow(final int index, final MutableDirectBuffer target, final int offset)
+    {
+        checkIndex(index);
+        checkRow(target, offset);
+        final Object base = target.byteArray();
+        final long at = target.addressOffset() + offset;
+        for (int k = 0; k < rowOffsets.length - 1; k++)
+        {
+            final int width = rowOffsets[k + 1] - rowOffsets[k];
+            UnsafeApi.copyMemory(null, columnAddress(k) + (long)index * width, base, at + rowOffsets[k], width);
+        }
+    }
+
+    /**
+     * Adds the component to an entity with its fields read from a row (see {@link #rowBytes()}), as {@code add}
+     * would with a record of those values: hooks and listeners run, ticks are stamped.
+     *
+     * @param entity an entity without the component.
+     * @param source where the row is.
+     * @param offset where in {@code source}.
+     * @return the packed index the component occupies once its listeners have run (-1 if one removed it).
+     * @throws IllegalArgumentException  if the entity already has the component or is not alive.
+     * @throws IndexOutOfBoundsException if the row does not fit in {@code source}; nothing is added then.
+     * @throws IllegalStateException     if the storage is closed.
+     */
+    public final int addRow(final long entity, final DirectBuffer source, final int offset)
+    {
+        checkRow(source, offset);
+        final int index = insert(entity);
+        writeRow(index, source, offset);
+        return added(entity, index);
+    }
+
+    /**
+     * Overwrites every field of an entity's component with a row (see {@link #rowBytes()}), as {@code patch} would.
+     *
+     * @param entity an entity with the component.
+     * @param source where the row is.
+     * @param offset where in {@code source}.
+     * @throws IllegalArgumentException  if the entity does not have the component.
+     * @throws IndexOutOfBoundsException if the row does not fit in {@code source}; nothing is written then.
+     * @throws IllegalStateException     if the storage is closed.
+     */
+    public final void patchRow(final long entity, final DirectBuffer source, final int offset)
+    {
+        checkRow(source, offset);
+        final int index = requireIndex(entity);
+        writeRow(index, source, offset);
+        updated(entity, index);
+    }
+
+    private void writeRow(final int index, final DirectBuffer source, final int offset)
+    {
+        final Object base = source.byteArray();
+        final long at = source.addressOffset() + offset;
+        for (int k = 0; k < rowOffsets.length - 1; k++)
+        {
+            final int width = rowOffsets[k + 1] - rowOffsets[k];
+            UnsafeApi.copyMemory(base, at + rowOffsets[k], null, columnAddress(k) + (long)index * width, width);
+        }
+    }
+
+    private void checkRow(final DirectBuffer buffer, final int offset)
+    {
+        ensureOpen();
+        if (offset < 0 || (long)offset + rowBytes() > buffer.capacity())
+        {
+            throw new IndexOutOfBoundsException("a row of " + name() + " takes " + rowBytes() + " bytes, which do " +
+                "not fit at offset " + offset + " of a buffer of " + buffer.capacity());
+        }
+    }
+
+    /**
+     * Where a field starts in a row.
+     *
+     * @param column the field's column number (its place in {@link ComponentType#schema()}).
+     * @return its offset in the row.
+     * @throws IndexOutOfBoundsException if there is no such field.
+     */
+    public final int rowOffset(final int column)
+    {
+        if (column < 0 || column >= rowOffsets.length - 1)
+        {
+            throw new IndexOutOfBoundsException("column " + column + " of " + name() + ", which has " +
+                (rowOffsets.length - 1) + " fields");
+        }
+        return rowOffsets[column];
+    }
+
+    /**
+     * The bytes {@link #writeSnapshot} writes.
+     *
+     * @return the size of this storage's part of a snapshot.
+     */
+    public final long snapshotBytes()
+    {
+        long bytes = 2L + utf8Length(type.recordClass().getName()) + 2 + 2;
+        for (final Schema.Field field : type.schema().fields())
+        {
+            bytes += 2 + utf8Length(field.name()) + 1;
+            if (field.type().isEnum())
+            {
+                bytes += 2;
+                for (final String constant : field.constants())
+                {
+                    bytes += 2 + utf8Length(constant);
+                }
+            }
+        }
+        return bytes + setSnapshotBytes() + (long)size() * slotBytes(type.schema(), tracked);
+    }
+
+    /**
+     * Writes the storage: the record's name, policy, tracking and schema, then the set's state and each column as one
+     * bulk copy of its memory.
+     *
+     * @param out the snapshot being written.
+     * @throws IllegalStateException if the storage is closed.
+     */
+    public final void writeSnapshot(final SnapshotOutput out)
+    {
+        ensureOpen();
+        out.putString(type.recordClass().getName());
+        out.putByte(policy().ordinal());
+        out.putByte(tracked ? 1 : 0);
+        final java.util.List<Schema.Field> fields = type.schema().fields();
+        out.putShort(fields.size());
+        for (final Schema.Field field : fields)
+        {
+            out.putString(field.name());
+            out.putByte(field.type().ordinal());
+            if (field.type().isEnum())
+            {
+                out.putShort(field.constants().size());
+                for (final String constant : field.constants())
+                {
+                    out.putString(constant);
+                }
+            }
+        }
+        writeSetSnapshot(out);
+        final int size = size();
+        for (int k = 0; k < fields.size(); k++)
+        {
+            out.putMemory(columnAddress(k), (long)size * fields.get(k).type().width());
+        }
+        if (tracked)
+        {
+            out.putMemory(addedTicks, (long)size * Integer.BYTES);
+            out.putMemory(changedTicks, (long)size * Integer.BYTES);
+        }
+    }
+
+    /**
+     * Reads a storage written by {@link #writeSnapshot} (after its name, which the caller read to find this storage)
+     * into this storage, which must be empty. Saved fields are matched to the current record's by name: a field both
+     * have is copied (converted if it was widened, enum constants matched by name), a field only the record has is
+     * zero (its enum's first constant), a field only the snapshot has is dropped. On failure the storage is empty.
+     *
+     * @param in the snapshot being read, after the record's name.
+     * @throws dev.cairn.snapshot.SnapshotFormatException if the data is inconsistent, or a field's type changed in a
+     *                                                    way that cannot be mapped (the message names it).
+     * @throws IllegalStateException                      if the storage is not empty, or closed.
+     * @throws dev.cairn.memory.OffHeapExhaustedException if the memory cannot be allocated.
+     */
+    public final void readSnapshot(final SnapshotInput in)
+    {
+        final String name = type.recordClass().getName();
+        final int policyOrdinal = in.getUnsignedByte();
+        final int trackedByte = in.getUnsignedByte();
+        if (policyOrdinal >= dev.cairn.DeletionPolicy.values().length || trackedByte > 1)
+        {
+            throw in.error("component " + name + " has policy " + policyOrdinal + " and tracking " + trackedByte +
+                ", which are not values a snapshot holds");
+        }
+        final dev.cairn.DeletionPolicy savedPolicy = dev.cairn.DeletionPolicy.values()[policyOrdinal];
+        final boolean savedTracked = trackedByte == 1;
+        final Schema saved = readSchema(in, name);
+        final SnapshotMapping mapping = new SnapshotMapping(type, saved, in);
+        final int size = readSetSnapshot(in, savedPolicy, slotBytes(saved, savedTracked));
+        try
+        {
+            mapping.readColumns(in, this, size);
+            if (tracked && savedTracked)
+            {
+                in.getMemory(addedTicks, (long)size * Integer.BYTES);
+                in.getMemory(changedTicks, (long)size * Integer.BYTES);
+            }
+            else
+            {
+                if (savedTracked)
+                {
+                    in.skip(2L * size * Integer.BYTES);
+                }
+                if (tracked)
+                {
+                    final int now = clock.now();
+                    for (int i = 0; i < size; i++)
+                    {
+                        UnsafeApi.putInt(addedTicks + (long)i * Integer.BYTES, now);
+                        UnsafeApi.putInt(changedTicks + (long)i * Integer.BYTES, now);
+                    }
+                }
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            clearSilently();
+            throw ex;
+        }
+    }
+
+    /**
+     * Empties the storage without signals and gives back its memory, after a snapshot load into its world failed:
+     * what was loaded was never announced, so its removal is not either.
+     *
+     * @param in the snapshot whose load failed (only a snapshot loader has one).
+     */
+    public final void unload(final SnapshotInput in)
+    {
+        java.util.Objects.requireNonNull(in, "in");
+        clearSilently();
+        shrinkToFit();
+    }
+
+    private static Schema readSchema(final SnapshotInput in, final String name)
+    {
+        final int count = in.getUnsignedShort();
+        final Schema.Field[] fields = new Schema.Field[count];
+        for (int k = 0; k < count; k++)
+        {
+            final String fieldName = in.getString();
+            final FieldType fieldType = FieldType.ofOrdinal(in.getUnsignedByte());
+            if (fieldType == null)
+            {
+                throw in.error("field " + fieldName + " of " + name + " has a type this Cairn does not know");
+            }
+            final java.util.List<String> constants = new java.util.ArrayList<>();
+            if (fieldType.isEnum())
+            {
+                final int constantCount = in.getUnsignedShort();
+                for (int c = 0; c < constantCount; c++)
+                {
+                    constants.add(in.getString());
+                }
+            }
+            fields[k] = new Schema.Field(fieldName, fieldType, constants);
+        }
+        return Schema.of(fields);
+    }
+
+    private static long slotBytes(final Schema schema, final boolean tracked)
+    {
+        long bytes = tracked ? 2L * Integer.BYTES : 0;
+        for (final Schema.Field field : schema.fields())
+        {
+            bytes += field.type().width();
+        }
+        return bytes;
+    }
+
+    private static int utf8Length(final String text)
+    {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    }
+
+    /** The address of field column {@code k}, for {@link SnapshotMapping}. */
+    final long fieldColumnAddress(final int k)
+    {
+        return columnAddress(k);
     }
 
     /**

@@ -1,0 +1,336 @@
+package dev.cairn.snapshot;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.signal.Signal;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.ComponentType;
+import dev.cairn.storage.FieldType;
+import dev.cairn.storage.Schema;
+import org.agrona.collections.Long2LongHashMap;
+import org.agrona.concurrent.UnsafeBuffer;
+
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import java.util.List;
+
+/**
+ * Brings a live world up to date with snapshots of another world (a server, a replay, an editor), again and again.
+ * The loader maps each entity of the source world to a local one: a source entity seen for the first time gets a new
+ * local entity, one that is gone from a later snapshot has its local entity destroyed. Components follow: for every
+ * component the snapshot holds, local entities gain it, have it overwritten, or lose it to match their source entity.
+ * Entity references ({@code @EntityRef} fields) are translated to the local entities; a reference to an entity the
+ * snapshot does not hold alive becomes {@link Entity#NULL}.
+ * <pre>{@code
+ * try (ContinuousLoader loader = new ContinuousLoader(world)) {
+ *     loader.load(snapshotFromServer);   // creates local entities
+ *     loader.load(nextSnapshot);         // updates, creates and destroys to match
+ *     long local = loader.local(serverEntity);
+ * }
+ * }</pre>
+ * Unlike {@link Snapshot#load}, this goes through the world's public operations, so listeners, observers, groups and
+ * change ticks see every creation, addition, update, removal and destruction. Local entities the loader did not
+ * create, and components the snapshot does not hold, are left alone.
+ * <p>
+ * Each snapshot is first loaded whole into a private staging world, so a truncated, corrupted or forged snapshot is
+ * a {@link SnapshotFormatException} and the live world is not touched. Once it is valid it is applied in a fixed
+ * order: local entities of source entities that are gone are destroyed, new ones created, then each component in the
+ * snapshot's order has its removals, then its additions and updates in the source's packed order. If listeners throw,
+ * the load still completes and the first exception is rethrown with the others suppressed. Not thread-safe.
+ */
+public final class ContinuousLoader implements AutoCloseable
+{
+    private final World world;
+    private final World stage = new World();
+    /** Source handle to local handle. */
+    private final Long2LongHashMap locals = new Long2LongHashMap(Entity.NULL);
+    private final UnsafeBuffer row = new UnsafeBuffer(new byte[64]);
+    private long[] scratch = new long[16];
+    private boolean closed;
+
+    /**
+     * Creates a loader that brings {@code world} up to date.
+     *
+     * @param world the live world.
+     * @throws IllegalStateException if it is closed.
+     */
+    public ContinuousLoader(final World world)
+    {
+        if (world.isClosed())
+        {
+            throw new IllegalStateException("cannot load into a closed World");
+        }
+        this.world = world;
+    }
+
+    /**
+     * Applies a snapshot, from the buffer's position, which ends after it.
+     *
+     * @param snapshot a snapshot written by {@link Snapshot#save}.
+     * @throws SnapshotFormatException if it is truncated, corrupted, forged, of another format version, or holds a
+     *                                 component this program does not declare or cannot map; nothing is changed then.
+     * @throws IllegalStateException   if the world is closed, or fewer local entity indices are free than the
+     *                                 snapshot needs (nothing is changed then), or the loader is closed.
+     * @throws RuntimeException        the first exception a listener threw, once the load completed.
+     */
+    public void load(final ByteBuffer snapshot)
+    {
+        ensureOpen();
+        if (world.isClosed())
+        {
+            throw new IllegalStateException("cannot load into a closed World");
+        }
+        stage.unloadSnapshot(SnapshotInput.NONE);
+        final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot);
+        try
+        {
+            apply(types);
+        }
+        finally
+        {
+            stage.unloadSnapshot(SnapshotInput.NONE);
+        }
+    }
+
+    /**
+     * Applies a snapshot read from a channel to its end.
+     *
+     * @param channel the snapshot.
+     * @throws SnapshotFormatException      as {@link #load(ByteBuffer)}.
+     * @throws java.io.UncheckedIOException if the channel fails; nothing is changed then.
+     * @throws IllegalStateException        as {@link #load(ByteBuffer)}.
+     */
+    public void load(final ReadableByteChannel channel)
+    {
+        ensureOpen();
+        load(Snapshot.readFully(channel));
+    }
+
+    /**
+     * The local entity a source entity maps to.
+     *
+     * @param source an entity handle of the source world.
+     * @return its local entity, or {@link Entity#NULL} if the last snapshot did not hold it alive.
+     * @throws IllegalStateException if the loader is closed.
+     */
+    public long local(final long source)
+    {
+        ensureOpen();
+        return locals.get(source);
+    }
+
+    /**
+     * Whether a source entity maps to a local one.
+     *
+     * @param source an entity handle of the source world.
+     * @return true if the last snapshot held it alive.
+     * @throws IllegalStateException if the loader is closed.
+     */
+    public boolean contains(final long source)
+    {
+        ensureOpen();
+        return locals.containsKey(source);
+    }
+
+    /**
+     * Source entities mapped now: those alive in the last snapshot.
+     *
+     * @return the count.
+     */
+    public int size()
+    {
+        return locals.size();
+    }
+
+    /**
+     * Forgets the mapping and frees the staging memory. Local entities stay as they are.
+     */
+    @Override
+    public void close()
+    {
+        if (!closed)
+        {
+            closed = true;
+            locals.clear();
+            stage.close();
+        }
+    }
+
+    private void ensureOpen()
+    {
+        if (closed)
+        {
+            throw new IllegalStateException("the ContinuousLoader is closed; make a new one");
+        }
+    }
+
+    private void apply(final List<ComponentType<?, ?>> types)
+    {
+        final long[] sources = newSources();
+        final int room = world.remainingCapacity() + goneAliveCount();
+        if (sources.length > room)
+        {
+            throw new IllegalStateException("the snapshot needs " + sources.length + " new local entities but the " +
+                "World can create " + room + " more; make it with a larger maxEntities");
+        }
+        Throwable failure = destroyGone(null);
+        failure = create(sources, failure);
+        for (final ComponentType<?, ?> type : types)
+        {
+            failure = copy(stage.storage(type), world.storage(type), failure);
+        }
+        Signal.rethrow(failure);
+    }
+
+    /** Source entities without a local one yet (seen for the first time, or their local one destroyed), ascending. */
+    private long[] newSources()
+    {
+        final int[] count = {0};
+        stage.forEachEntity(source ->
+        {
+            final long local = locals.get(source);
+            if (local == Entity.NULL || !world.valid(local))
+            {
+                remember(count[0]++, source);
+            }
+        });
+        // The world visits from the highest index down: reversed, local indices are handed out in the source's order.
+        final long[] sources = new long[count[0]];
+        for (int i = 0; i < sources.length; i++)
+        {
+            sources[i] = scratch[sources.length - 1 - i];
+        }
+        return sources;
+    }
+
+    /** Local entities still alive whose source entity is gone. */
+    private int goneAliveCount()
+    {
+        final int[] count = {0};
+        locals.forEachLong((source, local) ->
+        {
+            if (!stage.valid(source) && world.valid(local))
+            {
+                count[0]++;
+            }
+        });
+        return count[0];
+    }
+
+    /** Destroys the local entities of source entities the snapshot does not hold alive, and forgets them. */
+    private Throwable destroyGone(final Throwable failure)
+    {
+        final int[] count = {0};
+        locals.forEachLong((source, local) ->
+        {
+            if (!stage.valid(source))
+            {
+                remember(count[0]++, source);
+            }
+        });
+        Throwable first = failure;
+        for (int i = 0; i < count[0]; i++)
+        {
+            final long local = locals.remove(scratch[i]);
+            if (world.valid(local))
+            {
+                first = attempt(() -> world.destroy(local), first);
+            }
+        }
+        return first;
+    }
+
+    /** Creates a local entity for each of {@code sources} and maps it. */
+    private Throwable create(final long[] sources, final Throwable failure)
+    {
+        if (sources.length == 0)
+        {
+            return failure;
+        }
+        final long[] created = new long[sources.length];
+        // The room was checked: only a listener can throw, once every entity exists.
+        final Throwable first = attempt(() -> world.create(created, created.length), failure);
+        for (int i = 0; i < sources.length; i++)
+        {
+            locals.put(sources[i], created[i]);
+        }
+        return first;
+    }
+
+    /** Makes {@code target}'s components of mapped entities match {@code source}'s. */
+    private Throwable copy(final ComponentStorage<?> source, final ComponentStorage<?> target, final Throwable failure)
+    {
+        Throwable first = failure;
+        final int[] count = {0};
+        locals.forEachLong((from, local) ->
+        {
+            if (!source.contains(from) && target.contains(local))
+            {
+                remember(count[0]++, local);
+            }
+        });
+        for (int i = 0; i < count[0]; i++)
+        {
+            final long local = scratch[i];
+            first = attempt(() -> target.remove(local), first);
+        }
+        final int rowBytes = source.rowBytes();
+        if (row.capacity() < rowBytes)
+        {
+            row.wrap(new byte[Math.max(rowBytes, 2 * row.capacity())]);
+        }
+        final List<Schema.Field> fields = source.type().schema().fields();
+        for (int i = 0; i < source.extent(); i++)
+        {
+            final long from = source.entityAt(i);
+            final long local = from == Entity.NULL ? Entity.NULL : locals.get(from);
+            if (local == Entity.NULL || !world.valid(local))
+            {
+                continue;
+            }
+            source.readRow(i, row, 0);
+            for (int k = 0; k < fields.size(); k++)
+            {
+                if (fields.get(k).type() == FieldType.ENTITY)
+                {
+                    final int offset = source.rowOffset(k);
+                    row.putLong(offset, locals.get(row.getLong(offset)), java.nio.ByteOrder.nativeOrder());
+                }
+            }
+            first = attempt(() ->
+            {
+                if (target.contains(local))
+                {
+                    target.patchRow(local, row, 0);
+                }
+                else
+                {
+                    target.addRow(local, row, 0);
+                }
+            }, first);
+        }
+        return first;
+    }
+
+    private void remember(final int at, final long value)
+    {
+        if (at == scratch.length)
+        {
+            scratch = java.util.Arrays.copyOf(scratch, 2 * scratch.length);
+        }
+        scratch[at] = value;
+    }
+
+    private static Throwable attempt(final Runnable operation, final Throwable failure)
+    {
+        try
+        {
+            operation.run();
+            return failure;
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            return Signal.collect(failure, ex);
+        }
+    }
+}

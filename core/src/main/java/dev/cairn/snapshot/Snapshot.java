@@ -1,0 +1,323 @@
+package dev.cairn.snapshot;
+
+import dev.cairn.World;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.ComponentType;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ReadableByteChannel;
+import java.nio.channels.WritableByteChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * Saves a world and loads it back, whole: every entity keeps its index and version, every storage its members, their
+ * order, its policy's state (tombstones, free lists, released entries) and its values, and the pool recycles and
+ * retires exactly as it would have. Columns move as bulk copies of their memory, never entity by entity.
+ * <pre>{@code
+ * ByteBuffer bytes = ByteBuffer.allocateDirect((int)Snapshot.sizeOf(world));
+ * Snapshot.save(world, bytes);
+ * bytes.flip();
+ * try (World copy = new World()) {
+ *     Snapshot.load(copy, bytes);
+ * }
+ * }</pre>
+ * <b>Hostile input.</b> Loading checks everything before it is trusted: the magic and format version, a CRC32C per
+ * section (checked before any of the section is read), every count against the bytes that remain, and every
+ * structural invariant (counts that fit the policy, handles that are well formed and alive, each entity index once,
+ * free lists that link each free slot once). A snapshot that fails any check is a {@link SnapshotFormatException} that
+ * says what and where, and the world is left new, as it was.
+ * <p>
+ * <b>Signals.</b> A load sends no event: listeners and observers hear nothing of the loaded entities; groups are
+ * rebuilt over the loaded storages. To bring a live world up to date, with events, use a {@link ContinuousLoader}.
+ * <p>
+ * The format is in {@code docs/snapshots.md}. Snapshots are at most 2 GiB, the size of one {@link ByteBuffer}.
+ */
+public final class Snapshot
+{
+    /** "CAIRNSNP" read as a little-endian long. */
+    static final long MAGIC = 0x504E534E52494143L;
+    /** The format version this Cairn writes and reads. */
+    public static final int FORMAT_VERSION = 1;
+    static final int WORLD_SECTION = 1;
+    static final int STORAGE_SECTION = 2;
+    static final int HEADER_BYTES = 24;
+    /** Kind, length and CRC around every section's body. */
+    static final int SECTION_OVERHEAD = 16;
+    private static final int CHANNEL_BUFFER = 1 << 20;
+
+    private Snapshot()
+    {
+    }
+
+    /**
+     * The bytes a snapshot of {@code world} takes.
+     *
+     * @param world the world.
+     * @param types the components to save; none for every storage of the world.
+     * @return the size in bytes.
+     * @throws IllegalStateException if the world is closed.
+     */
+    public static long sizeOf(final World world, final ComponentType<?, ?>... types)
+    {
+        long bytes = HEADER_BYTES + SECTION_OVERHEAD + world.snapshotBytes();
+        for (final ComponentStorage<?> storage : storages(world, types))
+        {
+            bytes += SECTION_OVERHEAD + storage.snapshotBytes();
+        }
+        return bytes;
+    }
+
+    /**
+     * Writes a snapshot of {@code world} into a buffer, from its position, which ends after the snapshot.
+     *
+     * @param world  the world.
+     * @param target a buffer with at least {@link #sizeOf} bytes remaining; direct buffers are fastest.
+     * @param types  the components to save; none for every storage of the world.
+     * @throws IllegalArgumentException if the buffer has too little room; nothing is written then.
+     * @throws IllegalStateException    if the world is closed.
+     */
+    public static void save(final World world, final ByteBuffer target, final ComponentType<?, ?>... types)
+    {
+        final long size = sizeOf(world, types);
+        if (size > target.remaining())
+        {
+            throw new IllegalArgumentException(
+                "the snapshot takes " + size + " bytes but the buffer has " + target.remaining() + " left; size it " +
+                "with Snapshot.sizeOf(world)");
+        }
+        final ByteOrder order = target.order();
+        write(world, new SnapshotOutput(target, null), types);
+        target.order(order);
+    }
+
+    /**
+     * Writes a snapshot of {@code world} to a channel, through a buffer of 1 MiB.
+     *
+     * @param world   the world.
+     * @param channel where the bytes go, for example a {@link java.nio.channels.FileChannel}.
+     * @param types   the components to save; none for every storage of the world.
+     * @throws UncheckedIOException  if the channel fails.
+     * @throws IllegalStateException if the world is closed.
+     */
+    public static void save(final World world, final WritableByteChannel channel, final ComponentType<?, ?>... types)
+    {
+        final SnapshotOutput out = new SnapshotOutput(ByteBuffer.allocateDirect(CHANNEL_BUFFER), channel);
+        write(world, out, types);
+        out.flush();
+    }
+
+    /**
+     * Loads a snapshot into a new world, from the buffer's position, which ends after the snapshot. A
+     * {@link java.nio.MappedByteBuffer} of a file loads without copying the file first.
+     *
+     * @param world  a new world: no entity ever created in it, every storage empty.
+     * @param source the snapshot.
+     * @throws SnapshotFormatException  if the snapshot is truncated, corrupted, forged, of another format version, or
+     *                                  holds a component this program does not declare or whose fields cannot be
+     *                                  mapped; the world is left new.
+     * @throws IllegalStateException    if the world is not new, or closed.
+     * @throws dev.cairn.memory.OffHeapExhaustedException if the world's memory cannot hold it; the world is left new.
+     */
+    public static void load(final World world, final ByteBuffer source)
+    {
+        loadInto(world, source);
+    }
+
+    /** Loads as {@link #load(World, ByteBuffer)} does; returns the components loaded, in the snapshot's order. */
+    static List<ComponentType<?, ?>> loadInto(final World world, final ByteBuffer source)
+    {
+        world.checkNewForSnapshot();
+        final SnapshotInput in = new SnapshotInput(source);
+        final int sections = readHeader(in);
+        final List<ComponentType<?, ?>> loaded = new ArrayList<>();
+        try
+        {
+            if (in.beginSection("section 0 (world)") != WORLD_SECTION)
+            {
+                throw in.error("the first section is not the world's");
+            }
+            world.readSnapshot(in);
+            in.endSection();
+            for (int s = 1; s < sections; s++)
+            {
+                if (in.beginSection("section " + s) != STORAGE_SECTION)
+                {
+                    throw in.error("section " + s + " is not a storage");
+                }
+                final ComponentType<?, ?> type = readType(in, s);
+                in.nameSection("section " + s + " (" + type.recordClass().getName() + ")");
+                if (loaded.contains(type))
+                {
+                    throw in.error("component " + type.recordClass().getName() + " has a second section");
+                }
+                loaded.add(type);
+                world.storage(type).readSnapshot(in);
+                in.endSection();
+            }
+            world.loadedSnapshot(in);
+        }
+        catch (final RuntimeException ex)
+        {
+            world.unloadSnapshot(in);
+            throw ex;
+        }
+        source.position(source.position() + (int)in.offset());
+        return loaded;
+    }
+
+    /**
+     * Loads a snapshot from a channel into a new world: the channel is read to its end first, into a buffer that grows
+     * with what arrives, so that no count in the snapshot is trusted to size anything.
+     *
+     * @param world   a new world.
+     * @param channel the snapshot, to its end.
+     * @throws SnapshotFormatException as {@link #load(World, ByteBuffer)}.
+     * @throws UncheckedIOException    if the channel fails.
+     * @throws IllegalStateException   if the world is not new, or closed.
+     */
+    public static void load(final World world, final ReadableByteChannel channel)
+    {
+        world.checkNewForSnapshot();
+        load(world, readFully(channel));
+    }
+
+    /**
+     * Reads a channel to its end into a direct buffer, flipped.
+     *
+     * @param channel the channel.
+     * @return a buffer holding everything it gave.
+     */
+    static ByteBuffer readFully(final ReadableByteChannel channel)
+    {
+        ByteBuffer buffer = ByteBuffer.allocateDirect(CHANNEL_BUFFER);
+        try
+        {
+            while (channel.read(buffer) >= 0)
+            {
+                if (!buffer.hasRemaining())
+                {
+                    if (buffer.capacity() == Integer.MAX_VALUE)
+                    {
+                        throw new SnapshotFormatException("header", buffer.capacity(),
+                            "the channel gives more than the 2 GiB a snapshot can be");
+                    }
+                    final ByteBuffer grown = ByteBuffer.allocateDirect(
+                        (int)Math.min(Integer.MAX_VALUE, 2L * buffer.capacity()));
+                    buffer.flip();
+                    grown.put(buffer);
+                    buffer = grown;
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot read the snapshot: " + ex.getMessage(), ex);
+        }
+        return buffer.flip();
+    }
+
+    static void write(final World world, final SnapshotOutput out, final ComponentType<?, ?>... types)
+    {
+        final List<ComponentStorage<?>> storages = storages(world, types);
+        final ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES - 4).order(ByteOrder.LITTLE_ENDIAN);
+        header.putLong(MAGIC).putInt(FORMAT_VERSION).putInt(1 + storages.size()).putInt(0).flip();
+        final CRC32C crc = new CRC32C();
+        crc.update(header.duplicate());
+        out.putLong(MAGIC);
+        out.putInt(FORMAT_VERSION);
+        out.putInt(1 + storages.size());
+        out.putInt(0);
+        out.putInt((int)crc.getValue());
+        out.beginSection(WORLD_SECTION, world.snapshotBytes());
+        world.writeSnapshot(out);
+        out.endSection();
+        for (final ComponentStorage<?> storage : storages)
+        {
+            out.beginSection(STORAGE_SECTION, storage.snapshotBytes());
+            storage.writeSnapshot(out);
+            out.endSection();
+        }
+    }
+
+    /** Reads and checks the header; returns the number of sections. */
+    static int readHeader(final SnapshotInput in)
+    {
+        in.require(HEADER_BYTES, "the header");
+        final int from = (int)in.offset();
+        final long magic = in.getLong();
+        if (magic != MAGIC)
+        {
+            throw new SnapshotFormatException("header", 0, "it does not start with CAIRNSNP: it is not a Cairn " +
+                "snapshot");
+        }
+        final int version = in.getInt();
+        final int sections = in.getInt();
+        final int flags = in.getInt();
+        final int stored = in.getInt();
+        final CRC32C crc = new CRC32C();
+        final ByteBuffer bytes = in.raw().duplicate();
+        bytes.position(bytes.position() - HEADER_BYTES + from).limit(bytes.position() + HEADER_BYTES - 4);
+        crc.update(bytes);
+        if ((int)crc.getValue() != stored)
+        {
+            throw new SnapshotFormatException("header", 20, "its CRC32C does not match: the header was changed");
+        }
+        if (version != FORMAT_VERSION)
+        {
+            throw new SnapshotFormatException("header", 8, "it is format version " + version + "; this Cairn reads " +
+                "version " + FORMAT_VERSION + " only");
+        }
+        if (flags != 0)
+        {
+            throw new SnapshotFormatException("header", 16, "it sets flags " + flags + " that version " +
+                FORMAT_VERSION + " does not define");
+        }
+        if (sections < 1 || sections > in.remaining() / SECTION_OVERHEAD)
+        {
+            throw new SnapshotFormatException("header", 12, "it declares " + sections + " sections, which the " +
+                in.remaining() + " bytes that follow cannot hold (each takes at least " + SECTION_OVERHEAD + ")");
+        }
+        return sections;
+    }
+
+    /** Reads a storage section's record name and finds its component type. */
+    static ComponentType<?, ?> readType(final SnapshotInput in, final int section)
+    {
+        final String name = in.getString();
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        if (loader == null)
+        {
+            loader = Snapshot.class.getClassLoader();
+        }
+        final ComponentType<?, ?> type = ComponentType.named(name, loader);
+        if (type == null)
+        {
+            throw in.error("section " + section + " holds components of " + name + ", which is not a @Component " +
+                "record of this program (its storage was not found); declare it, or save without it");
+        }
+        return type;
+    }
+
+    private static List<ComponentStorage<?>> storages(final World world, final ComponentType<?, ?>... types)
+    {
+        if (types.length == 0)
+        {
+            return world.storages();
+        }
+        final List<ComponentStorage<?>> storages = new ArrayList<>();
+        for (final ComponentType<?, ?> type : types)
+        {
+            final ComponentStorage<?> storage = world.storage(type);
+            if (!storages.contains(storage))
+            {
+                storages.add(storage);
+            }
+        }
+        return storages;
+    }
+}
