@@ -1,0 +1,363 @@
+package dev.cairn.snapshots;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.codegen.fixture.Colour;
+import dev.cairn.snapshot.ContinuousLoader;
+import dev.cairn.snapshot.SnapshotFormatException;
+import dev.cairn.snapshots.SnapshotFixtures.Heat;
+import dev.cairn.snapshots.SnapshotFixtures.Link;
+import dev.cairn.snapshots.SnapshotFixtures.ShipV1;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.ComponentType;
+import dev.cairn.storage.FieldType;
+import dev.cairn.storage.Schema;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.LongStream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A live world follows a source world through a continuous loader: checked after every load of long random sequences
+ * of source worlds against what the source holds (each source entity alive maps to one local entity alive; each local
+ * entity has exactly its source's components with its values, references translated), against the events the live
+ * world's listeners heard, and against local entities the loader must leave alone. Then what users rely on, case by
+ * case.
+ */
+class ContinuousLoaderTest
+{
+    static LongStream seeds()
+    {
+        return LongStream.range(0, 24);
+    }
+
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void aLiveWorldFollowsASequenceOfSourceWorlds(final long seed)
+    {
+        final Random random = new Random(seed);
+        try (World source = new World(random.nextBoolean() ? 40 : 5_000); World live = new World();
+             ContinuousLoader loader = new ContinuousLoader(live))
+        {
+            final List<Long> ownEntities = new ArrayList<>();
+            for (int i = 0; i < 5; i++)
+            {
+                final long own = live.create();
+                live.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(own, own, Entity.NULL, i);
+                ownEntities.add(own);
+            }
+            final String own = ownDigest(live, ownEntities);
+            final int[] events = new int[3];
+            for (final ComponentType<?, ?> type : SnapshotFixtures.TYPES)
+            {
+                final ComponentStorage<?> storage = live.storage(type);
+                storage.onAdded((entity, index) -> events[0]++);
+                storage.onUpdated((entity, index) -> events[1]++);
+                storage.onRemoving((entity, index) -> events[2]++);
+            }
+            Map<Long, Long> mapped = Map.of();
+            final int loads = 6 + random.nextInt(10);
+            for (int load = 0; load < loads; load++)
+            {
+                Worlds.grow(source, random, 20 + random.nextInt(seed % 5 == 0 ? 3_000 : 300));
+                if (load > 0 && random.nextInt(3) == 0)
+                {
+                    destroySomeLocal(live, loader, source, random);
+                }
+                final int[] expected = expectedEvents(source, live, mapped);
+                events[0] = events[1] = events[2] = 0;
+
+                loader.load(Worlds.save(source));
+
+                assertFollows(source, live, loader);
+                mapped = mapping(source, loader);
+                assertArrayEquals(expected, events, "added, updated, removed events of load " + load);
+                assertEquals(own, ownDigest(live, ownEntities), "the loader left the live world's own entities alone");
+                assertEquals(source.aliveCount() + ownEntities.size(), live.aliveCount());
+            }
+        }
+    }
+
+    @Test
+    void entitiesAreCreatedUpdatedAndDestroyedToMatch()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final var ships = server.storage(SnapshotFixtures_ShipV1Storage.TYPE);
+            final long ship = server.create();
+            final long dock = server.create();
+            ships.emplace(ship, 1, 2, 100, Colour.RED, dock);
+
+            loader.load(Worlds.save(server));
+            final long localShip = loader.local(ship);
+            final long localDock = loader.local(dock);
+            assertEquals(new ShipV1(1, 2, 100, Colour.RED, localDock), client.get(localShip, ShipV1.class));
+
+            ships.patch(ship, 5, 6, 90, Colour.BLUE, dock);
+            server.destroy(dock);
+            loader.load(Worlds.save(server));
+
+            assertEquals(localShip, loader.local(ship), "an entity keeps its local entity from load to load");
+            assertFalse(client.valid(localDock), "the dock is gone from the server, so from the client");
+            assertFalse(loader.contains(dock));
+            assertEquals(Entity.NULL, loader.local(dock));
+            assertEquals(new ShipV1(5, 6, 90, Colour.BLUE, Entity.NULL), client.get(localShip, ShipV1.class),
+                "a reference to an entity the snapshot does not hold alive becomes NULL");
+        }
+    }
+
+    @Test
+    void aLocalEntityDestroyedByTheUserIsMadeAgain()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final long ship = server.create();
+            server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(ship, 3f);
+            loader.load(Worlds.save(server));
+            final long first = loader.local(ship);
+            client.destroy(first);
+
+            loader.load(Worlds.save(server));
+
+            final long second = loader.local(ship);
+            assertNotEquals(first, second);
+            assertEquals(new Heat(3f), client.get(second, Heat.class));
+        }
+    }
+
+    @Test
+    void componentsTheSnapshotDoesNotHoldAreLeftAlone()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final long ship = server.create();
+            server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(ship, 3f);
+            server.storage(SnapshotFixtures_LinkStorage.TYPE);
+            loader.load(Worlds.save(server));
+            final long local = loader.local(ship);
+            client.add(local, new Link(local, Entity.NULL, 4));
+
+            loader.load(Worlds.save(server, SnapshotFixtures_HeatStorage.TYPE));
+
+            assertEquals(new Link(local, Entity.NULL, 4), client.get(local, Link.class), "Link is not in the snapshot");
+            loader.load(Worlds.save(server));
+            assertFalse(client.has(local, Link.class), "Link is in this one, and the server's entity has none");
+        }
+    }
+
+    @Test
+    void aBadSnapshotChangesNothing()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            Worlds.grow(server, new Random(9), 800);
+            loader.load(Worlds.save(server));
+            Worlds.grow(server, new Random(10), 800);
+            final byte[] next = Worlds.bytes(Worlds.save(server));
+            final String before = Worlds.digest(client);
+            final int mapped = loader.size();
+            for (int length = 0; length < next.length; length += 1 + length / 16)
+            {
+                final ByteBuffer cut = ByteBuffer.wrap(next, 0, length);
+
+                assertThrows(SnapshotFormatException.class, () -> loader.load(cut));
+
+                assertEquals(before, Worlds.digest(client), "after a load of " + length + " bytes");
+                assertEquals(mapped, loader.size());
+            }
+            loader.load(ByteBuffer.wrap(next));
+            assertFollows(server, client, loader);
+        }
+    }
+
+    @Test
+    void aSnapshotNeedingMoreEntitiesThanTheWorldHoldsChangesNothing()
+    {
+        try (World server = new World(); World client = new World(4); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            for (int i = 0; i < 5; i++)
+            {
+                server.create();
+            }
+
+            final IllegalStateException ex =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+
+            assertTrue(ex.getMessage().contains("needs 5 new local entities but the World can create 4 more"),
+                ex.getMessage());
+            assertEquals(0, client.aliveCount());
+            assertEquals(0, loader.size());
+        }
+    }
+
+    @Test
+    void aThrowingListenerDoesNotStopTheLoad()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            for (int i = 0; i < 3; i++)
+            {
+                server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(server.create(), i);
+            }
+            client.storage(SnapshotFixtures_HeatStorage.TYPE).onAdded((entity, index) ->
+            {
+                throw new IllegalStateException("listener failed for " + Entity.toString(entity));
+            });
+
+            final IllegalStateException ex =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+
+            assertTrue(ex.getMessage().startsWith("listener failed"), ex.getMessage());
+            assertEquals(2, ex.getSuppressed().length, "the others are suppressed");
+            assertFollows(server, client, loader);
+        }
+    }
+
+    @Test
+    void aClosedLoaderOrWorldIsRefused()
+    {
+        final World client = new World();
+        final ContinuousLoader loader = new ContinuousLoader(client);
+        loader.close();
+        loader.close();
+        final IllegalStateException closedLoader =
+            assertThrows(IllegalStateException.class, () -> loader.load(ByteBuffer.allocate(0)));
+        assertTrue(closedLoader.getMessage().contains("ContinuousLoader is closed"), closedLoader.getMessage());
+        client.close();
+        assertThrows(IllegalStateException.class, () -> new ContinuousLoader(client));
+    }
+
+    /** The live world holds, for every source entity alive, one local entity with exactly its components. */
+    static void assertFollows(final World source, final World live, final ContinuousLoader loader)
+    {
+        final List<Long> alive = new ArrayList<>();
+        source.forEachEntity(alive::add);
+        assertEquals(alive.size(), loader.size());
+        final Set<Long> locals = new HashSet<>();
+        for (final long entity : alive)
+        {
+            final long local = loader.local(entity);
+            assertTrue(live.valid(local), Entity.toString(entity) + " maps to a live entity");
+            assertTrue(locals.add(local), "two source entities map to " + Entity.toString(local));
+        }
+        for (final ComponentStorage<?> from : source.storages())
+        {
+            final ComponentStorage<?> to = live.storage(from.type());
+            final UnsafeBuffer expected = new UnsafeBuffer(new byte[Math.max(1, from.rowBytes())]);
+            final UnsafeBuffer actual = new UnsafeBuffer(new byte[Math.max(1, from.rowBytes())]);
+            for (final long entity : alive)
+            {
+                final long local = loader.local(entity);
+                assertEquals(from.contains(entity), to.contains(local), from.name() + " of " + Entity.toString(entity));
+                if (from.contains(entity))
+                {
+                    from.readRow(from.indexOf(entity), expected, 0);
+                    translate(from, expected, source, loader);
+                    to.readRow(to.indexOf(local), actual, 0);
+                    assertEquals(expected, actual, from.name() + " of " + Entity.toString(entity));
+                }
+            }
+        }
+    }
+
+    private static void translate(
+        final ComponentStorage<?> storage, final UnsafeBuffer row, final World source, final ContinuousLoader loader)
+    {
+        final List<Schema.Field> fields = storage.type().schema().fields();
+        for (int k = 0; k < fields.size(); k++)
+        {
+            if (fields.get(k).type() == FieldType.ENTITY)
+            {
+                final int at = storage.rowOffset(k);
+                final long reference = row.getLong(at, ByteOrder.nativeOrder());
+                row.putLong(at, source.valid(reference) ? loader.local(reference) : Entity.NULL,
+                    ByteOrder.nativeOrder());
+            }
+        }
+    }
+
+    /**
+     * The additions, updates and removals a load of {@code source} must make in {@code live}, given what the last load
+     * mapped: local entities of source entities that are gone lose every component as they are destroyed.
+     */
+    private static int[] expectedEvents(final World source, final World live, final Map<Long, Long> mapped)
+    {
+        final int[] events = new int[3];
+        for (final Map.Entry<Long, Long> entry : mapped.entrySet())
+        {
+            if (!source.valid(entry.getKey()) && live.valid(entry.getValue()))
+            {
+                for (final ComponentType<?, ?> type : SnapshotFixtures.TYPES)
+                {
+                    events[2] += live.storage(type).contains(entry.getValue()) ? 1 : 0;
+                }
+            }
+        }
+        source.forEachEntity(entity ->
+        {
+            final Long mappedLocal = mapped.get(entity);
+            final long local = mappedLocal != null && live.valid(mappedLocal) ? mappedLocal : Entity.NULL;
+            for (final ComponentStorage<?> from : source.storages())
+            {
+                final boolean had = local != Entity.NULL && live.storage(from.type()).contains(local);
+                if (from.contains(entity))
+                {
+                    events[had ? 1 : 0]++;
+                }
+                else if (had)
+                {
+                    events[2]++;
+                }
+            }
+        });
+        return events;
+    }
+
+    private static Map<Long, Long> mapping(final World source, final ContinuousLoader loader)
+    {
+        final Map<Long, Long> mapping = new HashMap<>();
+        source.forEachEntity(entity -> mapping.put(entity, loader.local(entity)));
+        return mapping;
+    }
+
+    private static void destroySomeLocal(
+        final World live, final ContinuousLoader loader, final World source, final Random random)
+    {
+        source.forEachEntity(entity ->
+        {
+            if (random.nextInt(8) == 0 && live.valid(loader.local(entity)))
+            {
+                live.destroy(loader.local(entity));
+            }
+        });
+    }
+
+    private static String ownDigest(final World live, final List<Long> own)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final long entity : own)
+        {
+            text.append(Entity.toString(entity)).append(' ').append(live.valid(entity)).append(' ')
+                .append(live.has(entity, Link.class) ? live.get(entity, Link.class) : "-").append('\n');
+        }
+        return text.toString();
+    }
+}

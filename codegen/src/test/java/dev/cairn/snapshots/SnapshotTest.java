@@ -1,0 +1,345 @@
+package dev.cairn.snapshots;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.codegen.fixture.Colour;
+import dev.cairn.group.RuntimeGroup;
+import dev.cairn.observer.RuntimeObserver;
+import dev.cairn.snapshot.Snapshot;
+import dev.cairn.snapshot.SnapshotFormatException;
+import dev.cairn.snapshots.SnapshotFixtures.Heat;
+import dev.cairn.snapshots.SnapshotFixtures.Link;
+import dev.cairn.snapshots.SnapshotFixtures.Marked;
+import dev.cairn.snapshots.SnapshotFixtures.ShipV1;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What a user of whole-world snapshots relies on: what comes back, what is refused and why, and that a refused load
+ * leaves the world new.
+ */
+class SnapshotTest
+{
+    private static final String NEW_WORLD = Worlds.digest(new World());
+
+    @Test
+    void entitiesComeBackWithTheirHandlesAndReferencesStayValid()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final long ship = world.create();
+            final long dock = world.create();
+            final long gone = world.create();
+            world.storage(SnapshotFixtures_ShipV1Storage.TYPE).emplace(ship, 1.5f, 2.5f, 100, Colour.BLUE, dock);
+            world.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(dock, ship, gone, 7);
+            world.destroy(gone);
+
+            Snapshot.load(copy, Worlds.save(world));
+
+            assertEquals(new ShipV1(1.5f, 2.5f, 100, Colour.BLUE, dock), copy.get(ship, ShipV1.class));
+            assertEquals(new Link(ship, gone, 7), copy.get(dock, Link.class));
+            assertTrue(copy.valid(copy.get(ship, ShipV1.class).dock()));
+            assertFalse(copy.valid(copy.get(dock, Link.class).other()), "a stale reference stays stale");
+            assertEquals(world.create(), copy.create(), "the copy recycles the destroyed index with the same version");
+        }
+    }
+
+    @Test
+    void ticksComeBackSoChangeFiltersAnswerAsBefore()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final long early = world.create();
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(early, 1f);
+            world.advanceTick();
+            world.advanceTick();
+            final long late = world.create();
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(late, 2f);
+
+            Snapshot.load(copy, Worlds.save(world));
+
+            assertEquals(world.tick(), copy.tick());
+            final var heat = copy.storage(SnapshotFixtures_HeatStorage.TYPE);
+            assertFalse(heat.changedSince(heat.indexOf(early), 1));
+            assertTrue(heat.changedSince(heat.indexOf(late), 1));
+            final List<Long> changed = new ArrayList<>();
+            copy.view(Heat.class).changedSince(Heat.class, 1).forEach(changed::add);
+            assertEquals(List.of(late), changed);
+        }
+    }
+
+    @Test
+    void groupsBuiltBeforeALoadHoldTheLoadedEntities()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final Random random = new Random(7);
+            Worlds.grow(world, random, 3_000);
+            final RuntimeGroup group = copy.group().owning(Link.class).with(Heat.class).without(Marked.class).build();
+            final RuntimeObserver observer = copy.observer().onAdded(Link.class).build();
+
+            Snapshot.load(copy, Worlds.save(world));
+
+            final List<Long> expected = new ArrayList<>();
+            world.view(Link.class, Heat.class).without(Marked.class).forEach(expected::add);
+            final List<Long> grouped = new ArrayList<>();
+            group.forEach(grouped::add);
+            assertEquals(expected.stream().sorted().toList(), grouped.stream().sorted().toList());
+            assertEquals(0, observer.size(), "a load sends no events: observers hear nothing of it");
+            assertTrue(grouped.size() > 0, "the random world has entities in the group");
+        }
+    }
+
+    @Test
+    void aSubsetOfStoragesCanBeSaved()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            Worlds.grow(world, new Random(3), 2_000);
+
+            Snapshot.load(copy, Worlds.save(world, SnapshotFixtures_LinkStorage.TYPE, SnapshotFixtures_HeatStorage.TYPE));
+
+            for (final var storage : copy.storages())
+            {
+                final boolean saved = storage.type() == SnapshotFixtures_LinkStorage.TYPE ||
+                    storage.type() == SnapshotFixtures_HeatStorage.TYPE;
+                assertEquals(saved ? Worlds.storageDigest(world.storage(storage.type())) : "",
+                    storage.size() == 0 ? "" : Worlds.storageDigest(storage));
+            }
+            assertEquals(world.aliveCount(), copy.aliveCount());
+        }
+    }
+
+    @Test
+    void aSnapshotLoadsOnlyIntoANewWorld()
+    {
+        try (World world = new World(); World used = new World())
+        {
+            final ByteBuffer snapshot = Worlds.save(world);
+            used.destroy(used.create());
+            final String before = Worlds.digest(used);
+
+            final IllegalStateException ex =
+                assertThrows(IllegalStateException.class, () -> Snapshot.load(used, snapshot));
+
+            assertTrue(ex.getMessage().contains("loads into a new World"), ex.getMessage());
+            assertTrue(ex.getMessage().contains("ContinuousLoader"), ex.getMessage());
+            assertEquals(before, Worlds.digest(used));
+            assertEquals(0, snapshot.position(), "nothing was read");
+        }
+    }
+
+    @Test
+    void aBufferTooSmallIsRefusedBeforeAnythingIsWritten()
+    {
+        try (World world = new World())
+        {
+            Worlds.grow(world, new Random(1), 500);
+            final ByteBuffer small = ByteBuffer.allocate((int)Snapshot.sizeOf(world) - 1);
+
+            final IllegalArgumentException ex =
+                assertThrows(IllegalArgumentException.class, () -> Snapshot.save(world, small));
+
+            assertTrue(ex.getMessage().contains("Snapshot.sizeOf"), ex.getMessage());
+            assertEquals(0, small.position());
+        }
+    }
+
+    @Test
+    void everyTruncationIsRefusedAndLeavesTheWorldNew()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            Worlds.grow(world, new Random(11), 300);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            for (int length = 0; length < snapshot.length; length++)
+            {
+                final ByteBuffer cut = ByteBuffer.wrap(snapshot, 0, length);
+
+                final SnapshotFormatException ex =
+                    assertThrows(SnapshotFormatException.class, () -> Snapshot.load(copy, cut), "length " + length);
+
+                assertTrue(ex.offset() >= 0 && ex.offset() <= length, ex.getMessage());
+                assertEquals(NEW_WORLD, Worlds.digest(copy), "after a load of " + length + " bytes");
+            }
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            assertEquals(Worlds.digest(world), Worlds.digest(copy), "a failed load leaves the world usable");
+        }
+    }
+
+    @Test
+    void everyFlippedBitIsCaughtByAChecksum()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            Worlds.grow(world, new Random(5), 120);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            for (int at = 0; at < snapshot.length; at++)
+            {
+                final byte[] corrupted = snapshot.clone();
+                corrupted[at] ^= (byte)(1 << (at & 7));
+
+                final SnapshotFormatException ex = assertThrows(SnapshotFormatException.class,
+                    () -> Snapshot.load(copy, ByteBuffer.wrap(corrupted)), "byte " + at);
+
+                assertEquals(NEW_WORLD, Worlds.digest(copy), "after flipping byte " + at + ": " + ex.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void theHeaderSaysWhatIsWrongWithIt()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            final byte[] text = "not a snapshot at all, just some text".getBytes(StandardCharsets.US_ASCII);
+            final byte[] later = snapshot.clone();
+            ByteBuffer.wrap(later).order(ByteOrder.LITTLE_ENDIAN).putInt(8, Snapshot.FORMAT_VERSION + 1);
+
+            assertMessage(copy, text, "header", "it does not start with CAIRNSNP");
+            assertMessage(copy, Worlds.reseal(later), "header", "format version 2; this Cairn reads version 1");
+            assertMessage(copy, later, "header", "CRC32C does not match");
+        }
+    }
+
+    @Test
+    void forgedCountsAreCheckedAgainstTheBytesThatFollowBeforeAnythingIsAllocated()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final long entity = world.create();
+            world.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(entity, entity, Entity.NULL, 1);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            // Header (24 bytes), world section: kind and length (12), tick (4), then the pool's max, created, alive.
+            final byte[] created = snapshot.clone();
+            ByteBuffer.wrap(created).order(ByteOrder.LITTLE_ENDIAN).putInt(44, 200_000_000).putInt(48, 200_000_000);
+            final byte[] sections = snapshot.clone();
+            ByteBuffer.wrap(sections).order(ByteOrder.LITTLE_ENDIAN).putInt(12, Integer.MAX_VALUE);
+
+            assertMessage(copy, Worlds.reseal(created), "section 0 (world)", "200000000 versions");
+            assertMessage(copy, Worlds.reseal(sections), "header", "declares 2147483647 sections");
+            assertTrue(copy.offHeapBytes() < 1 << 20, "nothing large was allocated: " + copy.offHeapBytes());
+        }
+    }
+
+    @Test
+    void aForgedPackedArrayIsRefusedNamingTheIndex()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final long first = world.create();
+            final long second = world.create();
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            links.emplace(first, Entity.NULL, Entity.NULL, 1);
+            links.emplace(second, Entity.NULL, Entity.NULL, 2);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world, SnapshotFixtures_LinkStorage.TYPE));
+            final int packed = indexOf(snapshot, Entity.of(0, 0), Entity.of(1, 0));
+            final byte[] twice = snapshot.clone();
+            ByteBuffer.wrap(twice).order(ByteOrder.LITTLE_ENDIAN).putLong(packed + 8, first);
+            final byte[] dead = snapshot.clone();
+            ByteBuffer.wrap(dead).order(ByteOrder.LITTLE_ENDIAN).putLong(packed + 8, Entity.of(1, 3));
+
+            assertMessage(copy, Worlds.reseal(twice), "(dev.cairn.snapshots.SnapshotFixtures$Link)",
+                "entity index 0 is held at index 0 and again at 1");
+            assertMessage(copy, Worlds.reseal(dead), "(dev.cairn.snapshots.SnapshotFixtures$Link)",
+                "index 1 holds 1v3, which is not alive");
+        }
+    }
+
+    @Test
+    void aComponentThisProgramDoesNotDeclareIsNamed()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            world.storage(SnapshotFixtures_ShipV1Storage.TYPE).emplace(world.create(), 1, 2, 3, Colour.RED, 0);
+            final byte[] renamed = Evolution.rename(Worlds.bytes(Worlds.save(world)), "ShipV1", "ShipV9");
+
+            assertMessage(copy, renamed, "section 1", "dev.cairn.snapshots.SnapshotFixtures$ShipV9, which is not a " +
+                "@Component record of this program");
+        }
+    }
+
+    @Test
+    void aWorldWithTooFewIndicesIsToldToGrow()
+    {
+        try (World world = new World(); World small = new World(8))
+        {
+            for (int i = 0; i < 9; i++)
+            {
+                world.create();
+            }
+
+            assertMessage(small, Worlds.bytes(Worlds.save(world)), "section 0 (world)",
+                "9 entity indices, more than this World's 8");
+        }
+    }
+
+    @Test
+    void tombstonesThatAnotherPolicyCannotKeepAreRefused()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final var ships = world.storage(SnapshotFixtures_ShipV6Storage.TYPE);
+            final long first = world.create();
+            ships.emplace(first, 1, 1, 1, Colour.RED, 0);
+            ships.emplace(world.create(), 2, 2, 2, Colour.RED, 0);
+            ships.remove(first);
+            final byte[] withTombstone = Evolution.rename(Worlds.bytes(Worlds.save(world)), "ShipV6", "ShipV1");
+            ships.compact();
+            final byte[] compacted = Evolution.rename(Worlds.bytes(Worlds.save(world)), "ShipV6", "ShipV1");
+
+            assertMessage(copy, withTombstone, "ShipV1", "storage was saved with policy IN_PLACE and holds tombstones");
+            Snapshot.load(copy, ByteBuffer.wrap(compacted));
+            assertEquals(1, copy.storage(SnapshotFixtures_ShipV1Storage.TYPE).size());
+        }
+    }
+
+    @Test
+    void aClosedWorldRefusesBothWays()
+    {
+        final World world = new World();
+        final ByteBuffer snapshot = Worlds.save(world);
+        world.close();
+
+        assertThrows(IllegalStateException.class, () -> Snapshot.sizeOf(world));
+        assertThrows(IllegalStateException.class, () -> Snapshot.save(world, ByteBuffer.allocate(1 << 10)));
+        assertThrows(IllegalStateException.class, () -> Snapshot.load(world, snapshot));
+    }
+
+    /** Loading {@code bytes} fails naming the section and saying what, and leaves the world new. */
+    static void assertMessage(final World world, final byte[] bytes, final String section, final String what)
+    {
+        final String before = Worlds.digest(world);
+        final SnapshotFormatException ex =
+            assertThrows(SnapshotFormatException.class, () -> Snapshot.load(world, ByteBuffer.wrap(bytes)));
+        assertTrue(ex.getMessage().contains(what), ex.getMessage());
+        assertTrue(ex.section().contains(section), ex.getMessage());
+        assertEquals(before, Worlds.digest(world), "the world is left as it was");
+    }
+
+    /** Where two consecutive longs sit in a snapshot. */
+    private static int indexOf(final byte[] snapshot, final long first, final long second)
+    {
+        final ByteBuffer bytes = ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN);
+        for (int at = snapshot.length - 16; at >= 0; at--)
+        {
+            if (bytes.getLong(at) == first && bytes.getLong(at + 8) == second)
+            {
+                return at;
+            }
+        }
+        throw new AssertionError("not found");
+    }
+}
