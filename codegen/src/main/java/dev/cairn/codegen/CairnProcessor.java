@@ -25,6 +25,8 @@ public final class CairnProcessor extends AbstractProcessor
     static final String VIEW = "dev.cairn.View";
     static final String OBSERVER = "dev.cairn.Observer";
     static final String GROUP = "dev.cairn.Group";
+    /** Read where a component's fields are analysed; claimed so that -Xlint:processing does not warn about it. */
+    static final String ENTITY_REF = "dev.cairn.EntityRef";
 
     /** Records whose component types were not resolved yet (another processor may generate them), by name. */
     private final Map<String, String> deferredComponents = new LinkedHashMap<>();
@@ -43,7 +45,7 @@ public final class CairnProcessor extends AbstractProcessor
     {
         // The processor claims @Generated, which marks the classes it writes, so that javac's -Xlint:processing does
         // not warn in the next round that no processor claimed it.
-        return Set.of(COMPONENT, VIEW, OBSERVER, GROUP, GeneratedNames.GENERATED);
+        return Set.of(COMPONENT, VIEW, OBSERVER, GROUP, ENTITY_REF, GeneratedNames.GENERATED);
     }
 
     @Override

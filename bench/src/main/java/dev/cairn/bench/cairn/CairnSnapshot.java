@@ -1,0 +1,242 @@
+package dev.cairn.bench.cairn;
+
+import dev.cairn.World;
+import dev.cairn.bench.Workload;
+import dev.cairn.snapshot.Snapshot;
+import org.agrona.BufferUtil;
+import org.agrona.UnsafeApi;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Saving and loading 10,000,000 entities with a position and a velocity, half of them also tagged frozen, to and from
+ * memory, in nanoseconds per entity:
+ * <ul>
+ *     <li>{@code save} and {@code load}: {@link Snapshot}, into and out of a direct buffer (a load goes into a new
+ *     world, made before the measured call);</li>
+ *     <li>{@code rawCopy}: a copy of as many bytes as the snapshot has, from one direct buffer to another: the
+ *     limit;</li>
+ *     <li>{@code dataOutputSave} and {@code dataInputLoad}: what a user writes without a snapshot API, entity by
+ *     entity through {@link DataOutputStream} and {@link DataInputStream} over a byte array.</li>
+ * </ul>
+ * Artemis-odb's serializers are not here: they are separate artifacts (JSON through libGDX or Kryo) built on its
+ * entity-by-entity object model, which {@code dataOutputSave} already stands for at its fastest.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {
+    Workload.ADD_EXPORTS, Workload.ADD_EXPORTS_VALUE, Workload.DOMINION_QUIET, "-Xms6g", "-Xmx6g"})
+public class CairnSnapshot
+{
+    /** Entities in each workload. */
+    public static final int COUNT = 10_000_000;
+
+    /** A world of {@link #COUNT} entities, its snapshot, and room to copy it. */
+    @State(Scope.Thread)
+    public static class Saved
+    {
+        World world;
+        ByteBuffer snapshot;
+        ByteBuffer copy;
+        byte[] streamed;
+        World target;
+
+        /** Builds the world and saves it once. */
+        @Setup(Level.Trial)
+        public void setUp()
+        {
+            world = new World();
+            final PositionStorage positions = world.storage(PositionStorage.TYPE);
+            final VelocityStorage velocities = world.storage(VelocityStorage.TYPE);
+            final FrozenStorage frozen = world.storage(FrozenStorage.TYPE);
+            for (int i = 0; i < COUNT; i++)
+            {
+                final long entity = world.create();
+                positions.emplace(entity, Workload.x(i), Workload.y(i));
+                velocities.emplace(entity, Workload.DX, Workload.DY);
+                if ((i & 1) == 0)
+                {
+                    frozen.emplace(entity);
+                }
+            }
+            snapshot = ByteBuffer.allocateDirect((int)Snapshot.sizeOf(world));
+            Snapshot.save(world, snapshot);
+            snapshot.flip();
+            copy = ByteBuffer.allocateDirect(snapshot.capacity());
+            streamed = dataOutputSave(world);
+        }
+
+        /** A new world for each load. */
+        @Setup(Level.Invocation)
+        public void newTarget()
+        {
+            closeTarget();
+            target = new World();
+        }
+
+        /** Frees the memory. */
+        @TearDown(Level.Trial)
+        public void tearDown()
+        {
+            closeTarget();
+            world.close();
+        }
+
+        private void closeTarget()
+        {
+            if (target != null)
+            {
+                target.close();
+                target = null;
+            }
+        }
+    }
+
+    /**
+     * Saves the world into a direct buffer.
+     *
+     * @param state the world.
+     * @return the buffer.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public ByteBuffer save_10M(final Saved state)
+    {
+        state.copy.clear();
+        Snapshot.save(state.world, state.copy);
+        return state.copy;
+    }
+
+    /**
+     * Loads the snapshot into a new world.
+     *
+     * @param state the snapshot and the new world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public World load_10M(final Saved state)
+    {
+        Snapshot.load(state.target, state.snapshot.duplicate());
+        return state.target;
+    }
+
+    /**
+     * Copies as many bytes as the snapshot holds between two direct buffers.
+     *
+     * @param state the buffers.
+     * @return the target.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public ByteBuffer rawCopy_10M(final Saved state)
+    {
+        UnsafeApi.copyMemory(BufferUtil.address(state.snapshot), BufferUtil.address(state.copy),
+            state.snapshot.capacity());
+        return state.copy;
+    }
+
+    /**
+     * Saves entity by entity through a {@link DataOutputStream}.
+     *
+     * @param state the world.
+     * @return the bytes.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public byte[] dataOutputSave_10M(final Saved state)
+    {
+        return dataOutputSave(state.world);
+    }
+
+    /**
+     * Loads what {@code dataOutputSave} wrote entity by entity through a {@link DataInputStream} into a new world.
+     *
+     * @param state the bytes and the new world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public World dataInputLoad_10M(final Saved state)
+    {
+        final World world = state.target;
+        final PositionStorage positions = world.storage(PositionStorage.TYPE);
+        final VelocityStorage velocities = world.storage(VelocityStorage.TYPE);
+        final FrozenStorage frozen = world.storage(FrozenStorage.TYPE);
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state.streamed)))
+        {
+            final int count = in.readInt();
+            for (int i = 0; i < count; i++)
+            {
+                in.readLong();
+                final long entity = world.create();
+                positions.emplace(entity, in.readFloat(), in.readFloat());
+                velocities.emplace(entity, in.readFloat(), in.readFloat());
+                if (in.readBoolean())
+                {
+                    frozen.emplace(entity);
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return world;
+    }
+
+    static byte[] dataOutputSave(final World world)
+    {
+        final PositionStorage positions = world.storage(PositionStorage.TYPE);
+        final VelocityStorage velocities = world.storage(VelocityStorage.TYPE);
+        final FrozenStorage frozen = world.storage(FrozenStorage.TYPE);
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream(COUNT * 26 + 4);
+        try (DataOutputStream out = new DataOutputStream(bytes))
+        {
+            out.writeInt(world.aliveCount());
+            world.forEachEntity(entity ->
+            {
+                try
+                {
+                    out.writeLong(entity);
+                    out.writeFloat(positions.x(entity));
+                    out.writeFloat(positions.y(entity));
+                    out.writeFloat(velocities.dx(entity));
+                    out.writeFloat(velocities.dy(entity));
+                    out.writeBoolean(frozen.contains(entity));
+                }
+                catch (final IOException ex)
+                {
+                    throw new UncheckedIOException(ex);
+                }
+            });
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException(ex);
+        }
+        return bytes.toByteArray();
+    }
+}
