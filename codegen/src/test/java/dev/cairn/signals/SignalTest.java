@@ -39,6 +39,43 @@ final class SignalTest
     }
 
     @Test
+    void aListenerAfterOneThatThrewIsHandedTheComponentsIndexNow()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 100, 0);
+        final long c = world.create();
+        bodies.emplace(c, 300, 0);
+        final long b = world.create();
+        bodies.emplace(b, 200, 0);
+        final long[] added = {Entity.NULL};
+        final List<Integer> seen = new ArrayList<>();
+        bodies.onRemoving((entity, index) ->
+        {
+            if (entity == b)
+            {
+                bodies.remove(a);
+                added[0] = world.create();
+                bodies.emplace(added[0], 999, 0);
+                throw new IllegalStateException("boom");
+            }
+        });
+        bodies.onRemoving((entity, index) ->
+        {
+            if (entity == b)
+            {
+                seen.add(index);
+                bodies.xAt(index, -1f);
+            }
+        });
+
+        assertThrows(IllegalStateException.class, () -> bodies.remove(b));
+
+        assertEquals(List.of(0), seen, "b had moved to index 0 before the second listener ran");
+        assertEquals(999f, bodies.x(added[0]), "the entity added meanwhile was not written through a stale index");
+        assertFalse(bodies.contains(b));
+    }
+
+    @Test
     void anAddedListenerRunsAfterTheValuesAreWrittenAndReadsThemAtTheIndexItIsGiven()
     {
         bodies.onAdded((entity, index) -> log.add("added " + name(entity) + " x=" + bodies.xAt(index)));

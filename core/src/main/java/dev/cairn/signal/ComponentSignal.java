@@ -38,10 +38,13 @@ public final class ComponentSignal extends Signal<ComponentListener>
             final ComponentListener listener = listenerOf(connection);
             if (listener != null)
             {
+                // Only the first listener may be handed the index the event started with: any listener, even one
+                // that throws, may have moved the component before the next runs.
+                final int at = first ? index : storage.indexOf(entity);
+                first = false;
                 try
                 {
-                    listener.accept(entity, first ? index : storage.indexOf(entity));
-                    first = false;
+                    listener.accept(entity, at);
                 }
                 catch (final Throwable thrown)
                 {
