@@ -40,6 +40,25 @@ final class ObserverTest
     }
 
     @Test
+    void anObserverIsBuiltOnlyOverItsOwnWorldsStorages()
+    {
+        try (World other = new World(); SignalFixtures_BodyStorage standalone = SignalFixtures_BodyStorage.create())
+        {
+            final SignalFixtures_BodyStorage foreign = other.storage(SignalFixtures_BodyStorage.TYPE);
+
+            final IllegalArgumentException fromOther = assertThrows(IllegalArgumentException.class,
+                () -> world.observer().onAdded(foreign).build());
+            final IllegalArgumentException fromNowhere = assertThrows(IllegalArgumentException.class,
+                () -> world.observer().with(standalone));
+
+            assertTrue(fromOther.getMessage().contains("is not this world's"), fromOther.getMessage());
+            assertTrue(fromNowhere.getMessage().contains("is not this world's"), fromNowhere.getMessage());
+            foreign.emplace(other.create(), 1, 1);
+            assertEquals(1, foreign.size(), "the other world's storage is untouched");
+        }
+    }
+
+    @Test
     void anEntityEntersWhenATriggerFiresAndItMatchesAndAppearsOnceHoweverOftenItChanged()
     {
         final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);

@@ -981,7 +981,8 @@ public final class RuntimeGroup implements AutoCloseable
         {
             for (final Class<? extends Record> component : components)
             {
-                list.add(world.storages.storage(component));
+                list.add(world.storages.storage(
+                    java.util.Objects.requireNonNull(component, "a component class is null")));
             }
             return this;
         }
@@ -990,7 +991,13 @@ public final class RuntimeGroup implements AutoCloseable
         {
             for (final ComponentStorage<?> storage : storages)
             {
-                list.add(java.util.Objects.requireNonNull(storage, "storage"));
+                java.util.Objects.requireNonNull(storage, "a storage is null");
+                if (world.storages.storage(storage.type()) != storage)
+                {
+                    throw new IllegalArgumentException(storage.name() + " is not this world's (it belongs to another " +
+                        "World, or is standalone): build the group with world.storage(...) of this world");
+                }
+                list.add(storage);
             }
             return this;
         }

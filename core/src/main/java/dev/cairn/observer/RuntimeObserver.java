@@ -526,7 +526,7 @@ public final class RuntimeObserver implements AutoCloseable
         {
             for (final Class<? extends Record> component : components)
             {
-                list.add(world.storage(component));
+                list.add(world.storage(java.util.Objects.requireNonNull(component, "a component class is null")));
             }
             return this;
         }
@@ -535,7 +535,13 @@ public final class RuntimeObserver implements AutoCloseable
         {
             for (final ComponentStorage<?> storage : storages)
             {
-                list.add(java.util.Objects.requireNonNull(storage, "storage"));
+                java.util.Objects.requireNonNull(storage, "a storage is null");
+                if (world.storage(storage.type()) != storage)
+                {
+                    throw new IllegalArgumentException(storage.name() + " is not this world's (it belongs to another " +
+                        "World, or is standalone): build the observer with world.storage(...) of this world");
+                }
+                list.add(storage);
             }
             return this;
         }

@@ -317,7 +317,8 @@ public class SparseSet implements AutoCloseable
      */
     public final int indexOf(final long entity, final int hint)
     {
-        if (hint >= 0 && hint < extent() && packedGet(hint) == entity)
+        // A negative value is never a member, though it may equal a tombstone's bits.
+        if (hint >= 0 && hint < extent() && packedGet(hint) == entity && entity >= 0)
         {
             return hint;
         }

@@ -411,6 +411,24 @@ class SparseSetTest
     }
 
     @Test
+    void aHintOnATombstoneFindsNoMemberWhateverValueIsAsked()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.IN_PLACE))
+        {
+            set.insert(Entity.of(0, 0));
+            set.insert(Entity.of(1, 0));
+            set.remove(Entity.of(1, 0));
+            for (long low = -2; low <= 2; low++)
+            {
+                final long forged = Long.MIN_VALUE | (low & 0xFFFF_FFFFL);
+
+                assertEquals(-1, set.indexOf(forged, 1), "the tombstone's bits are not a member: " + forged);
+                assertFalse(set.contains(forged));
+            }
+        }
+    }
+
+    @Test
     void aSetBoundToAPoolAcceptsOnlyAliveEntities()
     {
         final OffHeap offHeap = new OffHeap("test world");
