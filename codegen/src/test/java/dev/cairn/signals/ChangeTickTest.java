@@ -38,6 +38,23 @@ final class ChangeTickTest
     }
 
     @Test
+    void aComponentChangedLongerAgoThanTicksAreToldApartStillReadsAsChangedSinceAnOlderTick()
+    {
+        final long entity = world.create();
+        bodies.emplace(entity, 1, 1);
+        // Past MAX_AGE but before the raise that follows it: the recorded tick is still the original one.
+        while (world.tick() < Clock.MAX_AGE + 2)
+        {
+            world.advanceTick();
+        }
+
+        assertTrue(bodies.changedSince(bodies.indexOf(entity), 0));
+        final List<Long> changed = new ArrayList<>();
+        world.view(Body.class).changedSince(Body.class, 0).forEach(changed::add);
+        assertEquals(List.of(entity), changed);
+    }
+
+    @Test
     void everyWritePathStampsTheChangeTickAndAddingStampsBoth()
     {
         final long a = world.create();

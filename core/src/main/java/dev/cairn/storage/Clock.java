@@ -10,8 +10,8 @@ import java.util.ArrayList;
  * Ticks are {@code int}s that only grow; {@link #advance()} ends the current tick. Comparisons are made on the
  * difference of two ticks, so they stay right when the counter wraps, as long as the ticks compared are less than
  * {@value #MAX_AGE} apart: every {@value #CLAMP_PERIOD} advances the clock raises every recorded tick older than
- * that to the oldest one still told apart, and a query for changes since an older tick treats it as that oldest one
- * (so it sees every component as changed). Not thread-safe.
+ * that to the oldest one still told apart, and a query for changes since a tick older than every recorded one sees
+ * every component as changed. Not thread-safe.
  */
 public final class Clock
 {
@@ -66,15 +66,18 @@ public final class Clock
     }
 
     /**
-     * A tick to compare recorded ticks with: {@code since} itself, or the oldest tick still told apart if
-     * {@code since} is older.
+     * A tick to compare recorded ticks with: {@code since} itself, or, if {@code since} is more than
+     * {@code MAX_AGE + CLAMP_PERIOD} old, a tick older than every recorded one (which the last raise brought to at
+     * least {@code now - MAX_AGE - CLAMP_PERIOD}), so that every component reads as changed.
      *
      * @param since a tick a caller asks about.
      * @return the tick to compare with.
      */
     public int comparable(final int since)
     {
-        return now - since > MAX_AGE ? now - MAX_AGE : since;
+        // Raised ticks are at least now - MAX_AGE - CLAMP_PERIOD: the last raise was fewer than CLAMP_PERIOD ago.
+        final int oldest = now - MAX_AGE - CLAMP_PERIOD;
+        return now - since > MAX_AGE + CLAMP_PERIOD ? oldest : since;
     }
 
     /**
