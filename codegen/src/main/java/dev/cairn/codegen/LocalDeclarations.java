@@ -17,7 +17,8 @@ import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
 
 /**
- * Reports {@code @Component} records and {@code @View} interfaces declared inside a method. Annotation processors are
+ * Reports {@code @Component} records and {@code @View}, {@code @Observer} and {@code @Group} interfaces declared
+ * inside a method. Annotation processors are
  * not shown local classes, so the processor cannot see them; without this a local component would only fail at run
  * time, with a message about its missing storage. Under javac the processor listens to the compilation and reports
  * them, on the declaration, once it is analysed; under other compilers this does nothing.
@@ -72,8 +73,24 @@ final class LocalDeclarations implements TaskListener
      */
     static String localView(final CharSequence name)
     {
-        return "@View interface " + name + " is declared inside a method: a local interface cannot be a view " +
-            "because the generated view cannot name it; move the interface to a top-level or member declaration";
+        return localInterface("@View", name, "view");
+    }
+
+    /**
+     * The error for a local interface annotated {@code @Observer} ({@code what} "observer") or {@code @Group}
+     * ({@code what} "group"), and for {@code @View} ({@code what} "view").
+     *
+     * @param annotation the annotation, with its {@code @}.
+     * @param name       the interface's name.
+     * @param what       what the processor generates from it.
+     * @return the message.
+     */
+    static String localInterface(final String annotation, final CharSequence name, final String what)
+    {
+        final String article = "aeiou".indexOf(what.charAt(0)) >= 0 ? "an " : "a ";
+        return annotation + " interface " + name + " is declared inside a method: a local interface cannot be " +
+            article + what + " because the generated " + what + " cannot name it; move the interface to a top-level or member " +
+            "declaration";
     }
 
     @Override
@@ -110,6 +127,15 @@ final class LocalDeclarations implements TaskListener
                     if (annotated(element, CairnProcessor.VIEW))
                     {
                         trees.printMessage(Diagnostic.Kind.ERROR, localView(name), tree, unit);
+                    }
+                    if (annotated(element, CairnProcessor.OBSERVER))
+                    {
+                        trees.printMessage(Diagnostic.Kind.ERROR, localInterface("@Observer", name, "observer"), tree,
+                            unit);
+                    }
+                    if (annotated(element, CairnProcessor.GROUP))
+                    {
+                        trees.printMessage(Diagnostic.Kind.ERROR, localInterface("@Group", name, "group"), tree, unit);
                     }
                 }
                 return super.visitClass(tree, unused);

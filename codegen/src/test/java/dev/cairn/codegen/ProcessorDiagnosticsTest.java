@@ -299,6 +299,29 @@ final class ProcessorDiagnosticsTest
     }
 
     @Test
+    void aLocalObserverOrGroupInterfaceIsAnErrorOnTheInterface()
+    {
+        final JavaFileObject component = source("Pos",
+            "@Component",
+            "record Pos(int x) {}");
+        final JavaFileObject source = source("Outer",
+            "final class Outer {",
+            "    void run() {",
+            "        @dev.cairn.Observer(added = Pos.class)",
+            "        interface Arrivals {}",
+            "        @dev.cairn.Group(owns = Pos.class)",
+            "        interface Grouped {}",
+            "    }",
+            "}");
+        assertThat(compile(Tool.JAVAC, component, source))
+            .hadErrorContaining("@Observer interface Arrivals is declared inside a method: a local interface cannot " +
+            "be an observer").inFile(source).onLineContaining("interface Arrivals");
+        assertThat(compile(Tool.JAVAC, component, source))
+            .hadErrorContaining("@Group interface Grouped is declared inside a method").inFile(source)
+            .onLineContaining("interface Grouped");
+    }
+
+    @Test
     void aLocalComponentRecordIsAnErrorOnTheRecord()
     {
         final JavaFileObject source = source("Outer",
