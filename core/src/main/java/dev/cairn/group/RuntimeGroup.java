@@ -991,13 +991,7 @@ public final class RuntimeGroup implements AutoCloseable
         {
             for (final ComponentStorage<?> storage : storages)
             {
-                java.util.Objects.requireNonNull(storage, "a storage is null");
-                if (world.storages.storage(storage.type()) != storage)
-                {
-                    throw new IllegalArgumentException(storage.name() + " is not this world's (it belongs to another " +
-                        "World, or is standalone): build the group with world.storage(...) of this world");
-                }
-                list.add(storage);
+                list.add(world.storages.requireOwn(storage, "group"));
             }
             return this;
         }

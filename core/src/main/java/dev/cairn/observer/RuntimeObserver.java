@@ -535,13 +535,7 @@ public final class RuntimeObserver implements AutoCloseable
         {
             for (final ComponentStorage<?> storage : storages)
             {
-                java.util.Objects.requireNonNull(storage, "a storage is null");
-                if (world.storage(storage.type()) != storage)
-                {
-                    throw new IllegalArgumentException(storage.name() + " is not this world's (it belongs to another " +
-                        "World, or is standalone): build the observer with world.storage(...) of this world");
-                }
-                list.add(storage);
+                list.add(world.requireOwn(storage, "observer"));
             }
             return this;
         }

@@ -27,4 +27,24 @@ public interface Storages
      * @throws IllegalStateException    if the owner is closed.
      */
     <R extends Record> ComponentStorage<R> storage(Class<R> recordClass);
+
+    /**
+     * Checks that a storage is the one these storages hold for its type, for builders of structures that follow it.
+     *
+     * @param storage a storage a caller passed.
+     * @param built   what is being built, for the message: "observer", "group".
+     * @return the storage.
+     * @throws NullPointerException     if it is null.
+     * @throws IllegalArgumentException if it belongs to another world or is standalone.
+     */
+    default ComponentStorage<?> requireOwn(final ComponentStorage<?> storage, final String built)
+    {
+        java.util.Objects.requireNonNull(storage, "a storage is null");
+        if (storage(storage.type()) != storage)
+        {
+            throw new IllegalArgumentException(storage.name() + " is not this world's (it belongs to another World, " +
+                "or is standalone): build the " + built + " with world.storage(...) of this world");
+        }
+        return storage;
+    }
 }
