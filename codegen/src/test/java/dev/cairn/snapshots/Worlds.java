@@ -227,7 +227,7 @@ final class Worlds
         while (at + 12 <= snapshot.length)
         {
             final long length = bytes.getLong(at + 4);
-            if (length < 0 || at + 12 + length + 4 > snapshot.length)
+            if (length < 0 || length > snapshot.length - at - 16)
             {
                 break;
             }
