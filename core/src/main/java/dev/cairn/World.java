@@ -152,7 +152,6 @@ public final class World implements AutoCloseable, Storages
      * @param entity an alive entity.
      * @throws IllegalArgumentException if it is not alive (stale, destroyed, never created, NULL).
      * @throws IllegalStateException    if the world is closed.
-     * @throws OffHeapExhaustedException         if the pool's free list cannot grow; the entity is then left untouched.
      */
     public void destroy(final long entity)
     {
@@ -185,7 +184,6 @@ public final class World implements AutoCloseable, Storages
                 return;
             }
         }
-        entities.reserveRelease();
         if (dyingCount == dying.length)
         {
             dying = Arrays.copyOf(dying, dyingCount * 2);

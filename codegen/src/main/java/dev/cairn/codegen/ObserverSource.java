@@ -69,6 +69,7 @@ final class ObserverSource
             out.blank();
         }
         final TreeSet<String> imports = new TreeSet<>();
+        imports.add("dev.cairn.Entity");
         imports.add("dev.cairn.World");
         imports.add("dev.cairn.observer.RuntimeObserver");
         if (markGenerated)
@@ -227,6 +228,10 @@ final class ObserverSource
         out.line("while (--i >= 0)");
         out.open();
         out.line("final long entity = observer.entityAt(i);");
+        out.line("if (entity == Entity.NULL)");
+        out.open();
+        out.line("continue;");
+        out.close();
         for (final ViewComponent component : passed)
         {
             // Cannot fail while the observer follows its rule; the test keeps a Ref from ever being off its entity.

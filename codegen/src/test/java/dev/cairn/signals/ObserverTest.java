@@ -12,8 +12,11 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -139,6 +142,99 @@ final class ObserverTest
             assertEquals(Float.parseFloat(parts[0]), Double.parseDouble(parts[1]), 0.0, pair);
         }
         assertEquals(5, observer.size());
+    }
+
+    @Test
+    void theActionMayMakeOtherEntitiesLeaveAndEnterAndEachIsVisitedOnceIfItWasThereWhenTheWalkStarted()
+    {
+        final SignalFixtures_BodyChangesObserver generated = new SignalFixtures_BodyChangesObserver(world);
+        assertEachStartingMemberVisitedOnce(
+            action -> generated.forEach((entity, body, speed) -> action.accept(entity)),
+            other ->
+            {
+                speeds.erase(other);
+                speeds.emplace(other, 7);
+                bodies.patch(other, 1f, 1f);
+            },
+            newcomer ->
+            {
+                speeds.emplace(newcomer, 1);
+                bodies.emplace(newcomer, 1f, 1f);
+            });
+        generated.close();
+
+        final RuntimeObserver runtime = world.observer().onAdded(Body.class).with(Speed.class).build();
+        assertEachStartingMemberVisitedOnce(runtime::forEach,
+            other ->
+            {
+                bodies.erase(other);
+                bodies.emplace(other, 1f, 1f);
+            },
+            newcomer ->
+            {
+                speeds.emplace(newcomer, 1);
+                bodies.emplace(newcomer, 1f, 1f);
+            });
+        runtime.close();
+
+        final SignalFixtures_NewGhostsObserver tags = new SignalFixtures_NewGhostsObserver(world);
+        assertEachStartingMemberVisitedOnce(action -> tags.forEach(action::accept),
+            other ->
+            {
+                ghosts.erase(other);
+                ghosts.emplace(other);
+            },
+            ghosts::emplace);
+    }
+
+    /**
+     * Makes 40 entities enter an observer, then walks it with an action that, at each visit, makes the next member not
+     * visited yet leave and enter again, and makes a new entity enter: each member present at the start and not made
+     * to leave is visited exactly once, and no entity that left or entered meanwhile is.
+     */
+    private void assertEachStartingMemberVisitedOnce(
+        final Consumer<LongConsumer> walk, final LongConsumer leaveAndEnterAgain, final LongConsumer enter)
+    {
+        final Set<Long> atStart = new LinkedHashSet<>();
+        for (int i = 0; i < 40; i++)
+        {
+            final long entity = world.create();
+            enter.accept(entity);
+            atStart.add(entity);
+        }
+        final List<Long> visited = new ArrayList<>();
+        final Set<Long> madeToLeave = new HashSet<>();
+        final Set<Long> entered = new HashSet<>();
+
+        walk.accept(entity ->
+        {
+            assertTrue(atStart.contains(entity), Entity.toString(entity) + " entered meanwhile but was visited");
+            assertFalse(madeToLeave.contains(entity), Entity.toString(entity) + " left meanwhile but was visited");
+            visited.add(entity);
+            for (final long other : atStart)
+            {
+                if (!visited.contains(other) && madeToLeave.add(other))
+                {
+                    leaveAndEnterAgain.accept(other);
+                    break;
+                }
+            }
+            final long newcomer = world.create();
+            enter.accept(newcomer);
+            entered.add(newcomer);
+        });
+
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "an entity was visited twice: " + visited);
+        final Set<Long> expected = new HashSet<>(atStart);
+        expected.removeAll(madeToLeave);
+        assertEquals(expected, new HashSet<>(visited));
+        assertEquals(20, visited.size());
+        final Set<Long> next = new HashSet<>();
+        walk.accept(next::add);
+        final Set<Long> kept = new HashSet<>(atStart);
+        kept.addAll(entered);
+        assertEquals(kept, next, "the next walk sees every member, those that entered meanwhile included");
+        world.clear();
     }
 
     @Test

@@ -21,7 +21,9 @@ import java.util.function.LongConsumer;
  * negative), or {@link #RETIRED} for an index whose versions are used up. A stack of free indices sits beside it,
  * the most recently destroyed on top: {@link #create()} pops it, so index recycling is LIFO and a recycled index comes
  * back with the next version. Indices are handed out densely from 0, which is why the version array is flat rather
- * than paged. An alive entity costs 4 bytes; a free index 4 more, in the stack.
+ * than paged. Each index costs 8 bytes: its version entry and its room on the free stack, reserved together when the
+ * version array grows, so that destroying never needs memory: a world that ran out of its budget can always free
+ * entities.
  * <p>
  * <b>Versions never wrap.</b> When an entity with version {@link Entity#MAX_VERSION} is destroyed its index is
  * retired, never handed out again, so a destroyed handle stays stale forever. Retired indices count against
@@ -185,30 +187,12 @@ public final class EntityPool
      * @param entity an alive entity.
      * @throws IllegalArgumentException if it is not alive (stale, destroyed, never created, NULL).
      * @throws IllegalStateException    if the pool is closed.
-     * @throws OffHeapExhaustedException         if the free stack cannot grow; the entity stays alive.
      */
     public void destroy(final long entity)
     {
         requireAlive(entity);
-        reserveRelease();
         release(Entity.index(entity), Entity.version(entity));
         alive--;
-    }
-
-    /**
-     * Makes sure the next {@link #destroy(long)} needs no memory, so that a caller can check everything that may
-     * fail before it changes anything.
-     *
-     * @throws IllegalStateException     if the pool is closed.
-     * @throws OffHeapExhaustedException if the free stack cannot grow; the pool is unchanged.
-     */
-    public void reserveRelease()
-    {
-        ensureOpen();
-        if (freeCount == freeCapacity)
-        {
-            growFree(freeCount + 1);
-        }
     }
 
     /**
@@ -406,15 +390,10 @@ public final class EntityPool
      * Destroys every alive entity: each index becomes free with its next version, or retired.
      *
      * @throws IllegalStateException if the pool is closed.
-     * @throws OffHeapExhaustedException      if the free stack cannot grow; nothing is destroyed.
      */
     public void clear()
     {
         ensureOpen();
-        if (freeCount + alive > freeCapacity)
-        {
-            growFree(freeCount + alive);
-        }
         for (int index = 0; index < created && alive > 0; index++)
         {
             final int version = versionAt(index);
@@ -484,18 +463,20 @@ public final class EntityPool
             "larger maxEntities (at most " + MAX_ENTITIES + ")");
     }
 
+    /**
+     * Grows the version array and the free stack together, the stack first: if the versions then fail to grow, the
+     * stack merely has spare room, and {@code freeCapacity >= versionCapacity} holds either way.
+     */
     private void growVersions(final int needed)
     {
         final int newCapacity = grownCapacity(versionCapacity, needed);
+        if (freeCapacity < newCapacity)
+        {
+            free = offHeap.reallocate(free, (long)newCapacity << 2);
+            freeCapacity = newCapacity;
+        }
         versions = offHeap.reallocate(versions, (long)newCapacity << 2);
         versionCapacity = newCapacity;
-    }
-
-    private void growFree(final int needed)
-    {
-        final int newCapacity = grownCapacity(freeCapacity, needed);
-        free = offHeap.reallocate(free, (long)newCapacity << 2);
-        freeCapacity = newCapacity;
     }
 
     private int grownCapacity(final int capacity, final int needed)
@@ -571,10 +552,6 @@ public final class EntityPool
             if (created > versionCapacity)
             {
                 growVersions(created);
-            }
-            if (freeCount > freeCapacity)
-            {
-                growFree(freeCount);
             }
             in.getMemory(versions, (long)created * Integer.BYTES);
             in.getMemory(free, (long)freeCount * Integer.BYTES);

@@ -39,9 +39,10 @@ import java.util.function.LongConsumer;
  * miss an event: it reserves room before each insert into a trigger storage, so following a change cannot fail for
  * lack of memory.
  * <p>
- * <b>Iterating.</b> {@link #forEach(LongConsumer)} walks the observed entities back to front; the same rules as a
- * view's hold (removing the current entity, or any component of it, is safe; entities entering meanwhile are not
- * visited). Generated observers ({@link dev.cairn.Observer}) walk it with positioned component accessors through
+ * <b>Iterating.</b> {@link #forEach(LongConsumer)} walks the observed entities back to front. The action may change
+ * any component of any entity: an entity that leaves the observer meanwhile leaves a hole, so no entity is visited
+ * twice and none is visited after it left; entities entering meanwhile are not visited (they are kept for the next
+ * walk, unless cleared). Generated observers ({@link dev.cairn.Observer}) walk it with positioned component accessors through
  * {@link #extent()}, {@link #entityAt(int)}, {@link #beginIteration()} and {@link #endIteration()}.
  * <p>
  * {@link #close()} detaches the observer and frees its memory; closing the world does too. Not thread-safe.
@@ -60,7 +61,7 @@ public final class RuntimeObserver implements AutoCloseable
         this.excluded = builder.without.toArray(new ComponentStorage<?>[0]);
         this.description = builder.describe();
         this.entities = SparseSet.onSharedMemory(
-            DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.pool, "observer of " + description);
+            DeletionPolicy.IN_PLACE, builder.offHeap, builder.pool, "observer of " + description);
         this.followers = new LinkedHashMap<>();
         for (final ComponentStorage<?> storage : builder.required())
         {
@@ -137,7 +138,7 @@ public final class RuntimeObserver implements AutoCloseable
     }
 
     /**
-     * Visits every entity the observer holds, from the most recently entered to the first.
+     * Visits every entity the observer holds, each once; see the class comment for changes made meanwhile.
      *
      * @param action receives each entity.
      * @throws IllegalStateException if the observer or its world is closed.
@@ -171,7 +172,7 @@ public final class RuntimeObserver implements AutoCloseable
      * The entity at an index, for generated observers.
      *
      * @param index from 0 to {@link #extent()} - 1.
-     * @return its handle.
+     * @return its handle, or {@link Entity#NULL} where an entity left (skip it).
      * @throws IndexOutOfBoundsException if the index is out of range.
      * @throws IllegalStateException     if the observer is closed.
      */

@@ -407,10 +407,13 @@ public class SparseSet implements AutoCloseable
         return place(entity, sparseAddress);
     }
 
-    /** Whether an IN_PLACE tombstone can take the next insert. */
+    /**
+     * Whether an IN_PLACE tombstone can take the next insert. Not while the set is iterated: a hole may lie ahead of
+     * the walk, and a member inserted meanwhile must not be visited, so inserts append until the walk ends.
+     */
     private boolean hasHole()
     {
-        return freeHead != ABSENT && policy == DeletionPolicy.IN_PLACE;
+        return freeHead != ABSENT && policy == DeletionPolicy.IN_PLACE && iterations == 0;
     }
 
     /** Puts an absent entity at a free packed index; its sparse entry is at {@code sparseAddress}. */
@@ -791,9 +794,11 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Visits every member from the back of the packed array to the front. Erasing the member being visited is safe;
-     * members inserted meanwhile may or may not be visited; reordering this set or closing its memory's owner from
-     * {@code action} throws {@link IllegalStateException}.
+     * Visits every member from the back of the packed array to the front. Erasing the member being visited is safe
+     * under every policy, erasing any other member under {@link DeletionPolicy#IN_PLACE} (it leaves a hole). Members
+     * inserted meanwhile go behind the walk, so they are not visited unless an erase under a swapping policy moves one
+     * into its path. Reordering this set or closing its memory's owner from {@code action} throws
+     * {@link IllegalStateException}.
      *
      * @param action receives each member's handle.
      * @throws IllegalStateException if the set is closed.

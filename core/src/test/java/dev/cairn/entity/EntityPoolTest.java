@@ -333,17 +333,17 @@ class EntityPoolTest
     }
 
     @Test
-    void aGrowthTheBudgetRefusesLeavesThePoolAsItWas()
+    void aGrowthTheBudgetRefusesLeavesThePoolAsItWasAndItCanStillDestroy()
     {
-        // The version array starts at 64 entries (256 bytes); growing it to 96 needs 384 bytes in all.
-        final OffHeap budgetHeap = new OffHeap("test world", 383);
+        // 64 versions and 64 free-stack entries take 512 bytes; growing both to 96 needs 768.
+        final OffHeap budgetHeap = new OffHeap("test world", 767);
         final EntityPool small = new EntityPool(budgetHeap, 1000);
         final long[] entities = new long[64];
         small.create(entities, 0, 64);
 
         final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, small::create);
 
-        assertTrue(error.getMessage().contains("budget of 383 bytes"), error.getMessage());
+        assertTrue(error.getMessage().contains("budget of 767 bytes"), error.getMessage());
         assertEquals(64, small.aliveCount());
         assertEquals(64, small.createdCount());
         for (final long entity : entities)
@@ -352,10 +352,14 @@ class EntityPoolTest
         }
         assertThrows(OffHeapExhaustedException.class, () -> small.create(new long[2], 0, 2), "a batch is all or nothing");
         assertEquals(64, small.aliveCount());
-        assertThrows(OffHeapExhaustedException.class, () -> small.destroy(entities[5]),
-            "the free stack is grown by the first destroy, which does not fit either");
-        assertTrue(small.isAlive(entities[5]), "a destroy that cannot get memory leaves the entity alive");
-        assertEquals(64, small.aliveCount());
+
+        small.destroy(entities[5]);
+        small.destroy(entities[6]);
+        assertFalse(small.isAlive(entities[5]), "destroying needs no memory, so a pool at its budget can free entities");
+        assertEquals(62, small.aliveCount());
+        assertEquals(Entity.next(entities[6]), small.create(), "and reuse their indices");
+        small.clear();
+        assertEquals(0, small.aliveCount());
         budgetHeap.close();
     }
 }

@@ -30,6 +30,7 @@ class SparseSetTest
     private static final long B = Entity.of(2, 0);
     private static final long C = Entity.of(3, 0);
     private static final long D = Entity.of(4, 0);
+    private static final long E = Entity.of(5, 0);
 
     private static List<Long> iteration(final SparseSet set)
     {
@@ -168,6 +169,38 @@ class SparseSetTest
 
             assertEquals(List.of(D, C, B, A), visited);
             assertEquals(List.of(B), iteration(set));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void aMemberInsertedWhileTheSetIsIteratedIsNotVisitedEvenWhereAHoleWaits(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            set.insert(A);
+            set.insert(B);
+            set.insert(C);
+            set.erase(A);
+            final List<Long> visited = new ArrayList<>();
+
+            set.forEach(entity ->
+            {
+                visited.add(entity);
+                if (entity == C)
+                {
+                    set.insert(D);
+                }
+            });
+
+            assertEquals(2, visited.size());
+            assertFalse(visited.contains(D), "D went after the walk's start, not into A's hole ahead of it");
+            assertTrue(set.contains(D));
+            set.insert(E);
+            if (policy == DeletionPolicy.IN_PLACE)
+            {
+                assertEquals(0, set.indexOf(E), "once the walk is over, holes are reused again");
+            }
         }
     }
 
