@@ -202,7 +202,7 @@ public final class World implements AutoCloseable, Storages
     private void destroyAnnounced(final long entity)
     {
         Throwable failure = destroyingSignal.send(entity, null);
-        for (int pass = 0; entities.isAlive(entity) && hasAnyComponent(entity); pass++)
+        for (int pass = 0; entities.isAlive(entity) && hasComponentToRemove(entity); pass++)
         {
             if (pass == DESTROY_PASSES)
             {
@@ -229,11 +229,12 @@ public final class World implements AutoCloseable, Storages
         Signal.rethrow(failure);
     }
 
-    private boolean hasAnyComponent(final long entity)
+    /** Whether a storage holds the entity, not counting one that is announcing its removal (it goes afterwards). */
+    private boolean hasComponentToRemove(final long entity)
     {
         for (final ComponentStorage<?> storage : created)
         {
-            if (storage.indexOf(entity) >= 0)
+            if (storage.indexOf(entity) >= 0 && !storage.isRemoving(entity))
             {
                 return true;
             }
@@ -312,7 +313,8 @@ public final class World implements AutoCloseable, Storages
     private void destroyEachEntity()
     {
         Throwable failure = null;
-        for (int pass = 0; entities.aliveCount() > 0; pass++)
+        // Entities being destroyed already (clear() called from their listeners) go when that destroy returns.
+        for (int pass = 0; entities.aliveCount() > dyingCount; pass++)
         {
             if (pass == DESTROY_PASSES)
             {

@@ -389,6 +389,40 @@ final class SignalTest
     }
 
     @Test
+    void aRemovingListenerMayDestroyItsEntityOrClearItsStorageOrTheWorldWhileThatComponentIsBeingRemoved()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 1f, 1f);
+        healths.emplace(a, 1);
+        final Connection destroying = bodies.onRemoving((entity, index) -> world.destroy(entity));
+
+        bodies.erase(a);
+
+        assertFalse(world.valid(a), "destroyed from the listener of a plain erase");
+        assertEquals(0, bodies.memberCount() + healths.memberCount());
+        destroying.close();
+
+        final long[] e = {world.create(), world.create(), world.create()};
+        for (final long entity : e)
+        {
+            bodies.emplace(entity, 1f, 1f);
+            speeds.emplace(entity, 1);
+        }
+        final Connection clearing = bodies.onRemoving((entity, index) -> bodies.clear());
+        bodies.erase(e[1]);
+        assertTrue(bodies.isEmpty(), "clear() from the listener of the component being removed empties the storage");
+        assertEquals(3, speeds.memberCount());
+        clearing.close();
+
+        e[1] = world.create();
+        bodies.emplace(e[1], 1f, 1f);
+        speeds.onRemoving((entity, index) -> world.clear());
+        world.destroy(e[0]);
+        assertEquals(0, world.aliveCount(), "clear() from a listener of a destroy empties the world");
+        assertEquals(0, bodies.memberCount() + speeds.memberCount());
+    }
+
+    @Test
     void worldCreatedListenersHearSingleAndBulkCreation()
     {
         world.onCreated(entity -> log.add("created " + name(entity) + " valid=" + world.valid(entity)));

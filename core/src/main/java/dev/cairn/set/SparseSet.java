@@ -1531,6 +1531,18 @@ public class SparseSet implements AutoCloseable
      * Removes every member through {@link #remove(long)}, so that {@link #beforeRemove} sees each one; members its
      * listeners add meanwhile are removed too.
      */
+    /**
+     * Whether the removal of a member is being announced to its listeners right now: it is still a member, and goes
+     * as soon as they return. Removing it again meanwhile does nothing.
+     *
+     * @param entity any value.
+     * @return true while its removal is being announced.
+     */
+    public final boolean isRemoving(final long entity)
+    {
+        return announcedCount > 0 && isAnnounced(entity) && contains(entity);
+    }
+
     private boolean isAnnounced(final long entity)
     {
         for (int i = 0; i < announcedCount; i++)
@@ -1546,7 +1558,8 @@ public class SparseSet implements AutoCloseable
     private void removeEachMember()
     {
         Throwable failure = null;
-        while (memberCount > 0)
+        // Members whose removal is being announced already (clear() called from their listeners) go afterwards.
+        while (memberCount > announcedMembers())
         {
             final int before = memberCount;
             for (int i = extent; (i = Math.min(i, extent) - 1) >= 0; )
@@ -1572,6 +1585,19 @@ public class SparseSet implements AutoCloseable
             }
         }
         Signal.rethrow(failure);
+    }
+
+    private int announcedMembers()
+    {
+        int members = 0;
+        for (int i = 0; i < announcedCount; i++)
+        {
+            if (contains(announced[i]))
+            {
+                members++;
+            }
+        }
+        return members;
     }
 
     /** Erases the member at {@code index}, whose sparse entry is at {@code sparseAddress}. */
