@@ -110,7 +110,9 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Creates an entity with no components.
+     * Creates an entity with no components. A created listener that throws does not undo the creation: the entity is
+     * alive, and the exception reaches the caller without its handle (listeners that may throw should record the
+     * entities they are handed).
      *
      * @return its handle.
      * @throws IllegalStateException if the id space is exhausted or the world is closed.

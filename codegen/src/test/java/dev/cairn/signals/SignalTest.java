@@ -423,6 +423,47 @@ final class SignalTest
     }
 
     @Test
+    void whenAListenerClosesTheWorldWhatEarlierListenersThrewStillReachesTheCaller()
+    {
+        final long a = world.create();
+        final long b = world.create();
+        bodies.emplace(a, 1f, 1f);
+        bodies.onRemoving((entity, index) ->
+        {
+            throw new IllegalArgumentException("first removing listener");
+        });
+        bodies.onRemoving((entity, index) -> world.close());
+        bodies.onRemoving((entity, index) -> log.add("after the close"));
+
+        final IllegalArgumentException removing = assertThrows(IllegalArgumentException.class, () -> bodies.erase(a));
+
+        assertEquals("first removing listener", removing.getMessage());
+        assertEquals(1, removing.getSuppressed().length);
+        assertTrue(removing.getSuppressed()[0].getMessage().contains("was closed by a listener while it announced"),
+            removing.getSuppressed()[0].getMessage());
+        assertTrue(log.isEmpty(), "listeners after the one that closed the world are not called");
+        assertTrue(world.isClosed());
+        assertThrows(IllegalStateException.class, () -> bodies.emplace(b, 1f, 1f));
+    }
+
+    @Test
+    void whenAnAddedListenerClosesTheWorldAnEarlierOnesExceptionStillReachesTheCaller()
+    {
+        final long a = world.create();
+        bodies.onAdded((entity, index) ->
+        {
+            throw new IllegalArgumentException("first added listener");
+        });
+        bodies.onAdded((entity, index) -> world.close());
+
+        final IllegalArgumentException added =
+            assertThrows(IllegalArgumentException.class, () -> bodies.emplace(a, 1f, 1f));
+
+        assertEquals("first added listener", added.getMessage());
+        assertTrue(world.isClosed());
+    }
+
+    @Test
     void worldCreatedListenersHearSingleAndBulkCreation()
     {
         world.onCreated(entity -> log.add("created " + name(entity) + " valid=" + world.valid(entity)));

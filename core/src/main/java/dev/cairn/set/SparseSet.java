@@ -508,7 +508,10 @@ public class SparseSet implements AutoCloseable
         {
             announcedCount--;
         }
-        ensureOpen();
+        if (isClosed())
+        {
+            Signal.rethrow(Signal.closedMeanwhile(failure, name, entity));
+        }
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
         final int now = layoutVersion == layoutBefore ? index : indexOf(entity, sparseAddress);
         if (now >= 0)

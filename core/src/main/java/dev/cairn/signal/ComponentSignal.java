@@ -40,6 +40,12 @@ public final class ComponentSignal extends Signal<ComponentListener>
             {
                 // Only the first listener may be handed the index the event started with: any listener, even one
                 // that throws, may have moved the component before the next runs.
+                if (storage.isClosed())
+                {
+                    // A listener closed the world: the others are not called, and what they threw still reaches
+                    // the caller, with the reason the event stopped.
+                    return collect(collected, closedMeanwhile(null, storage.name(), entity));
+                }
                 final int at = first ? index : storage.indexOf(entity);
                 first = false;
                 try

@@ -1,5 +1,7 @@
 package dev.cairn.signal;
 
+import dev.cairn.Entity;
+
 import java.util.Arrays;
 
 /**
@@ -150,6 +152,21 @@ public abstract class Signal<L>
         {
             Signal.<RuntimeException>sneakyThrow(failure);
         }
+    }
+
+    /**
+     * What to throw for an event that a listener cut short by closing the world: what listeners threw, if anything
+     * (the first one that noticed the close added it), otherwise an exception saying so.
+     *
+     * @param failure what the event collected, or null.
+     * @param what    the storage or world that was announcing the event.
+     * @param entity  the entity of the event.
+     * @return the exception to throw.
+     */
+    public static Throwable closedMeanwhile(final Throwable failure, final String what, final long entity)
+    {
+        return failure != null ? failure : new IllegalStateException(what + " was closed by a listener while it " +
+            "announced an event of " + Entity.toString(entity) + "; the listeners after that one were not called");
     }
 
     @SuppressWarnings("unchecked")

@@ -770,6 +770,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         for (int k = hooks.length; --k >= 0; )
         {
             final StorageHook hook = hooks[k];
+            if (isClosed())
+            {
+                return Signal.closedMeanwhile(failure, name(), entity);
+            }
             final int now = indexOf(entity);
             if (now < 0)
             {
@@ -801,6 +805,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             catch (final Throwable thrown)
             {
                 failure = Signal.collect(failure, thrown);
+            }
+            if (isClosed())
+            {
+                Signal.rethrow(Signal.closedMeanwhile(failure, name(), entity));
             }
             now = indexOf(entity);
             if (now < 0)
