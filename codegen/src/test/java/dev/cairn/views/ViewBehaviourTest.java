@@ -187,15 +187,16 @@ final class ViewBehaviourTest
     }
 
     @Test
-    void anEntityFillingAnInPlaceHoleAheadOfTheIterationIsVisitedOnce()
+    void anEntityAddedToAnInPlaceLeadDuringForEachGoesBehindTheWalkNotIntoAHoleAhead()
     {
         final long[] entities = create(10);
         for (final long entity : entities)
         {
             velocities.emplace(entity, 0, 0);
         }
-        velocities.erase(entities[0]); // tombstone at packed index 0, visited last
+        velocities.erase(entities[0]); // tombstone at packed index 0, walked last
         final long newcomer = world.create();
+        final long later = world.create();
         final ViewFixtures_VelNotFrozenView view = new ViewFixtures_VelNotFrozenView(world);
         final List<Long> visited = new ArrayList<>();
         view.forEach((entity, vel) ->
@@ -203,11 +204,12 @@ final class ViewBehaviourTest
             visited.add(entity);
             if (visited.size() == 1)
             {
-                assertEquals(0, velocities.emplace(newcomer, 1, 1), "reuses the hole");
+                assertEquals(10, velocities.emplace(newcomer, 1, 1), "appended, not put into the hole at 0");
             }
         });
-        assertEquals(10, visited.size());
-        assertEquals(newcomer, visited.get(9));
+        assertEquals(9, visited.size());
+        assertFalse(visited.contains(newcomer), "an entity that entered the lead meanwhile is not visited");
+        assertEquals(0, velocities.emplace(later, 1, 1), "after the walk the hole is reused");
     }
 
     @Test
