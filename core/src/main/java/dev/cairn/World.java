@@ -178,6 +178,7 @@ public final class World implements AutoCloseable, Storages
      */
     private void destroySignalled(final long entity)
     {
+        ensureUnlocked("destroy an entity of");
         entities.requireAlive(entity);
         for (int i = 0; i < dyingCount; i++)
         {
@@ -351,7 +352,7 @@ public final class World implements AutoCloseable, Storages
      */
     public Connection onCreated(final LongConsumer listener)
     {
-        ensureOpen();
+        ensureUnlocked("connect a listener to");
         return createdSignal.connect(listener);
     }
 
@@ -366,7 +367,7 @@ public final class World implements AutoCloseable, Storages
      */
     public Connection onDestroying(final LongConsumer listener)
     {
-        ensureOpen();
+        ensureUnlocked("connect a listener to");
         return destroyingSignal.connect(listener);
     }
 
@@ -394,6 +395,7 @@ public final class World implements AutoCloseable, Storages
      */
     public int advanceTick()
     {
+        ensureUnlocked("advance the tick of");
         return clock.advance();
     }
 
@@ -756,6 +758,10 @@ public final class World implements AutoCloseable, Storages
     private <R extends Record, S extends ComponentStorage<R>> S createStorage(final ComponentType<R, S> type)
     {
         ensureOpen();
+        if (isStructureLocked())
+        {
+            throw offHeap.lockedStructure("create the storage of " + type.recordClass().getSimpleName() + " in");
+        }
         final int id = type.id();
         if (id >= storages.length)
         {
@@ -766,6 +772,28 @@ public final class World implements AutoCloseable, Storages
         created = Arrays.copyOf(created, created.length + 1);
         created[created.length - 1] = storage;
         return storage;
+    }
+
+    /**
+     * Whether a parallel iteration over this world runs now ({@code parallelForEach} of a view or group): until it
+     * returns, structural changes (create, destroy, add, remove, clear, sort, compact, new storages, groups, observers
+     * and listeners, advancing the tick) throw {@link IllegalStateException}; record them in a
+     * {@link dev.cairn.command.CommandBuffer} instead.
+     *
+     * @return true while one runs; false once closed.
+     */
+    public boolean isStructureLocked()
+    {
+        return !offHeap.isClosed() && offHeap.structureLockedBy() != null;
+    }
+
+    private void ensureUnlocked(final String change)
+    {
+        ensureOpen();
+        if (offHeap.structureLockedBy() != null)
+        {
+            throw offHeap.lockedStructure(change + " the World");
+        }
     }
 
     private void ensureOpen()

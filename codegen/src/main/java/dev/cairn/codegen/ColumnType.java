@@ -119,6 +119,43 @@ enum ColumnType
      */
     String write(final String address, final String value)
     {
+        return "put" + accessorType + "(" + address + ", " + stored(value) + ")";
+    }
+
+    /**
+     * A statement expression writing {@code value} into a row of an Agrona {@code MutableDirectBuffer}, as the column
+     * stores it (native byte order).
+     *
+     * @param buffer an expression for the buffer.
+     * @param offset an expression for the field's offset in it.
+     * @param value  an expression of the field's type.
+     * @return Java source.
+     */
+    String writeRow(final String buffer, final String offset, final String value)
+    {
+        return buffer + ".put" + accessorType + "(" + offset + ", " + stored(value) + ")";
+    }
+
+    /** The column's width in bytes. */
+    int width()
+    {
+        switch (widthClass)
+        {
+            case "Byte":
+                return Byte.BYTES;
+            case "Short":
+            case "Character":
+                return Short.BYTES;
+            case "Integer":
+            case "Float":
+                return Integer.BYTES;
+            default:
+                return Long.BYTES;
+        }
+    }
+
+    private String stored(final String value)
+    {
         final String stored;
         switch (this)
         {
@@ -135,7 +172,7 @@ enum ColumnType
                 stored = value;
                 break;
         }
-        return "put" + accessorType + "(" + address + ", " + stored + ")";
+        return stored;
     }
 
     private String ordinal(final String address)

@@ -342,7 +342,14 @@ final class StorageGenerator
             override("public int add(final long entity, final " + record + " component)",
                 body(objects + ".requireNonNull(component, \"component\");", "return emplace(entity);"));
             override("public void patch(final long entity, final " + record + " component)",
-                body(objects + ".requireNonNull(component, \"component\");", "updated(entity, requireIndex(entity));"));
+                body(objects + ".requireNonNull(component, \"component\");",
+                    "updated(entity, indexForPatch(entity));"));
+            final String commands = names.of("dev.cairn.command.CommandBuffer");
+            out.javadoc("Records adding the tag to an entity, for {@code commands} to make when applied; thread-safe.", "",
+                "@param commands the command buffer.",
+                "@param entity   an entity of this storage's world, or a placeholder {@code commands.create()} returned.");
+            method(Owner.STORAGE, null, "public void", "emplace",
+                List.of(new Parameter(commands, commands, "commands"), entity), body("commands.add(entity, this);"));
             override("public " + record + " get(final long entity)", body("requireIndex(entity);", "return INSTANCE;"));
             override("public " + record + " getAt(final int index)", body("checkIndex(index);", "return INSTANCE;"));
         }
@@ -371,7 +378,7 @@ final class StorageGenerator
             patchDoc.addAll(params(columns, "an entity with the component."));
             out.javadoc(patchDoc.toArray(new String[0]));
             final List<String> patch = new ArrayList<>(requireEnums());
-            patch.add("final int index = requireIndex(entity);");
+            patch.add("final int index = indexForPatch(entity);");
             for (final Column column : columns)
             {
                 patch.add(write(column, "index", column.name()) + ";");
@@ -381,6 +388,8 @@ final class StorageGenerator
                 " that writes the whole " + model.record().getSimpleName());
             override("public void patch(final long entity, final " + record + " component)",
                 () -> out.list("patch(", fieldsOf("component"), ");"));
+            recorded(false);
+            recorded(true);
         }
 
         private void recordMethods()
@@ -675,6 +684,79 @@ final class StorageGenerator
         private String qualify(final Owner owner, final String signature)
         {
             return owner == Owner.REF ? storage + "." + GeneratedNames.REF + "." + signature : signature;
+        }
+
+        /**
+         * {@code emplace(commands, entity, fields...)} or {@code patch(commands, ...)}: records the command with its
+         * fields written into the buffer's row, at offsets that follow {@code ComponentStorage.rowOffset}.
+         */
+        private void recorded(final boolean patch)
+        {
+            final List<Column> columns = model.columns();
+            final String commandBuffer = names.of("dev.cairn.command.CommandBuffer");
+            final Set<String> taken = new HashSet<>();
+            columns.forEach(column -> taken.add(column.name()));
+            final String commands = unused("commands", taken);
+            final String row = unused("row", taken);
+            final List<String> doc = new ArrayList<>(List.of(patch ?
+                "Records overwriting every field of an entity's component with these values, for {@code " + commands +
+                    "} to make when applied (skipped if the entity lacks the component by then); thread-safe." :
+                "Records adding the component to an entity with these values, for {@code " + commands + "} to make " +
+                    "when applied (if the entity has the component by then, its fields are overwritten); thread-safe.",
+                ""));
+            final List<String> params = params(columns,
+                "an entity of this storage's world, or a placeholder {@code " + commands + ".create()} returned.");
+            doc.add("@param " + commands + " the command buffer.");
+            doc.addAll(params);
+            alignParams(doc);
+            out.javadoc(doc.toArray(new String[0]));
+            final List<String> statements = new ArrayList<>(requireEnums());
+            statements.add("final " + commandBuffer + ".Row " + row + " = " + commands + ".record(" + patch +
+                ", this, entity);");
+            int offset = 0;
+            for (final Column column : columns)
+            {
+                statements.add(column.type().writeRow(row + ".buffer()",
+                    offset == 0 ? row + ".offset()" : row + ".offset() + " + offset, column.name()) + ";");
+                offset += column.type().width();
+            }
+            final List<Parameter> parameters = new ArrayList<>();
+            parameters.add(new Parameter(commandBuffer, commandBuffer, commands));
+            parameters.addAll(fieldParameters());
+            method(Owner.STORAGE, null, "public void", patch ? "patch" : "emplace", parameters, body(statements),
+                " that records");
+        }
+
+        /** Pads the names of {@code @param} lines to one width, as {@link #params} does for its own. */
+        private static void alignParams(final List<String> doc)
+        {
+            int width = 0;
+            for (final String line : doc)
+            {
+                if (line.startsWith("@param "))
+                {
+                    width = Math.max(width, line.split(" ")[1].length());
+                }
+            }
+            for (int k = 0; k < doc.size(); k++)
+            {
+                final String line = doc.get(k);
+                if (line.startsWith("@param "))
+                {
+                    final String[] parts = line.split(" +", 3);
+                    doc.set(k, "@param " + pad(parts[1], width) + " " + parts[2]);
+                }
+            }
+        }
+
+        private static String unused(final String name, final Set<String> taken)
+        {
+            String candidate = name;
+            while (taken.contains(candidate))
+            {
+                candidate = candidate + "_";
+            }
+            return candidate;
         }
 
         /** Null enums are refused before anything changes, so a failed emplace or patch leaves no half-written row. */

@@ -78,6 +78,8 @@ final class ViewSource
         out.blank();
         forEach();
         out.blank();
+        parallelForEach();
+        out.blank();
         cursorMethod();
         out.blank();
         count();
@@ -91,6 +93,8 @@ final class ViewSource
         {
             out.blank();
             forEachLedBy(lead);
+            out.blank();
+            walkLedBy(lead);
         }
         out.blank();
         leadStorage();
@@ -112,7 +116,9 @@ final class ViewSource
         final TreeSet<String> imports = new TreeSet<>();
         imports.add("dev.cairn.Entity");
         imports.add("dev.cairn.World");
+        imports.add("dev.cairn.parallel.Chunks");
         imports.add("dev.cairn.set.SparseSet");
+        imports.add("java.util.concurrent.ForkJoinPool");
         if (markGenerated)
         {
             imports.add(GeneratedNames.GENERATED);
@@ -271,6 +277,81 @@ final class ViewSource
         out.close();
     }
 
+    private void parallelForEach()
+    {
+        final String since = model.filtersByTick() ? "since, " : "";
+        final List<String> doc = new ArrayList<>(List.of(
+            "Calls {@code action} once for each matching entity, on the {@linkplain ForkJoinPool#commonPool() common " +
+                "pool} in chunks of an automatic size; see {@link #parallelForEach(ForkJoinPool, int, " +
+                (since.isEmpty() ? "" : "int, ") + "Action)}.", ""));
+        if (model.filtersByTick())
+        {
+            doc.add("@param since  a tick: only entities whose " + filterDescription() + " after it are visited.");
+        }
+        doc.add("@param action receives each entity and its components, on any of the pool's threads.");
+        doc.add("@throws IllegalStateException if the world is closed or a parallel iteration of it runs already.");
+        out.javadoc(doc.toArray(new String[0]));
+        out.line("public void parallelForEach(" + sinceParameter + "final Action action)");
+        out.open();
+        out.line("parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, " + since + "action);");
+        out.close();
+        out.blank();
+
+        final List<String> full = new ArrayList<>(List.of(
+            "Calls {@code action} once for each matching entity, splitting the leading storage into chunks that run " +
+                "on {@code pool}: the same entities as {@code forEach}, each exactly once, back to front within a " +
+                "chunk and in no particular order across chunks. Each chunk has {@code Ref}s of its own; nothing is " +
+                "allocated per entity.",
+            "<p>",
+            "Until it returns, the world's structure is locked: the action may read any component and write the " +
+                "fields of the entity it visits (two actions writing one component of another entity race), and " +
+                "every structural change (create, destroy, add, remove, clear, sort, compact, groups, listeners) " +
+                "throws {@link IllegalStateException}: record those in a {@link dev.cairn.command.CommandBuffer} and " +
+                "apply it afterwards. The first exception an action throws reaches the caller once every started " +
+                "chunk has returned, later ones suppressed in it.",
+            "",
+            "@param pool      where the chunks run; the calling thread waits.",
+            "@param chunkSize packed indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}."));
+        if (model.filtersByTick())
+        {
+            full.add("@param since     a tick: only entities whose " + filterDescription() + " after it are visited.");
+        }
+        full.add("@param action    receives each entity and its components, on any of the pool's threads.");
+        full.add("@throws IllegalStateException    if the world is closed or a parallel iteration of it runs already.");
+        full.add("@throws IllegalArgumentException if {@code chunkSize} is negative.");
+        out.javadoc(full.toArray(new String[0]));
+        out.line("public void parallelForEach(");
+        out.line("    final ForkJoinPool pool, final int chunkSize, " + sinceParameter + "final Action action)");
+        out.open();
+        out.line("Chunks.requireValid(pool, chunkSize, action);");
+        out.line(ENSURE_OPEN + "();");
+        if (included.size() == 1)
+        {
+            parallelCall(included.get(0), since, "");
+        }
+        else
+        {
+            out.line("switch (" + LEAD_ORDINAL + "())");
+            out.open();
+            for (int k = 0; k < included.size(); k++)
+            {
+                out.line(k < included.size() - 1 ? "case " + k + ":" : "default:");
+                parallelCall(included.get(k), since, "    ");
+                out.line("    break;");
+            }
+            out.close();
+        }
+        out.close();
+    }
+
+    private void parallelCall(final ViewComponent lead, final String since, final String indent)
+    {
+        final String storage = storageField(lead);
+        out.line(indent + storage + ".forEachChunk(" + storage + ".extent(), pool, chunkSize, \"" + viewName +
+            ".parallelForEach\",");
+        out.line(indent + "    (from, to) -> " + walkMethod(lead) + "(from, to, " + since + "action));");
+    }
+
     private void cursorMethod()
     {
         out.javadoc("This view's cursor, reset to the start of a new iteration: the same object every time. Unlike " +
@@ -416,6 +497,45 @@ final class ViewSource
         out.line("finally");
         out.open();
         out.line(storageLocal(lead) + ".endIteration();");
+        out.close();
+        out.close();
+    }
+
+    /** One chunk of a parallel iteration: the loop of {@link #forEachLedBy} over {@code [from, to)}, with its own Refs. */
+    private void walkLedBy(final ViewComponent lead)
+    {
+        out.line("private void " + walkMethod(lead) + "(final int from, final int to, " + sinceParameter +
+            "final Action action)");
+        out.open();
+        localStorages(null);
+        for (final ViewComponent component : passed)
+        {
+            out.line("final " + component.refType() + " " + refLocal(component) + " = " + storageLocal(component) +
+                ".ref();");
+        }
+        out.line("try");
+        out.open();
+        out.line("int i = to;");
+        out.line("while (--i >= from)");
+        out.open();
+        leadEntity(lead, refLocal(lead));
+        probes(lead, true);
+        tickFilters(lead, true);
+        final List<String> arguments = new ArrayList<>();
+        arguments.add("entity");
+        for (final ViewComponent component : passed)
+        {
+            arguments.add(refLocal(component));
+        }
+        out.list("action.accept(", arguments, ");");
+        out.close();
+        out.close();
+        out.line("finally");
+        out.open();
+        for (final ViewComponent component : passed)
+        {
+            out.line(refLocal(component) + ".moveTo(-1);");
+        }
         out.close();
         out.close();
     }
@@ -771,6 +891,12 @@ final class ViewSource
     private static String refLocal(final ViewComponent component)
     {
         return component.name() + "Ref";
+    }
+
+    private static String walkMethod(final ViewComponent lead)
+    {
+        final String name = lead.name();
+        return "walkLedBy" + name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
     }
 
     private static String forEachMethod(final ViewComponent lead)

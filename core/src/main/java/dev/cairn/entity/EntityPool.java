@@ -67,6 +67,7 @@ public final class EntityPool
     @SuppressWarnings("unused")
     private volatile int iterations;
     private boolean closed;
+    private boolean locked;
 
     /**
      * Creates an empty pool that can hold up to {@link #MAX_ENTITIES} entities.
@@ -109,6 +110,12 @@ public final class EntityPool
             }
 
             @Override
+            public void structureLocked(final boolean locked)
+            {
+                EntityPool.this.locked = locked;
+            }
+
+            @Override
             public String toString()
             {
                 return "the entity pool";
@@ -126,7 +133,7 @@ public final class EntityPool
      */
     public long create()
     {
-        ensureOpen();
+        ensureMutable("create an entity in");
         if (freeCount > 0)
         {
             return recycle();
@@ -158,7 +165,7 @@ public final class EntityPool
      */
     public void create(final long[] entities, final int offset, final int length)
     {
-        ensureOpen();
+        ensureMutable("create entities in");
         if (offset < 0 || length < 0 || offset > entities.length - length)
         {
             throw new IndexOutOfBoundsException(
@@ -190,6 +197,7 @@ public final class EntityPool
      */
     public void destroy(final long entity)
     {
+        ensureMutable("destroy an entity of");
         requireAlive(entity);
         release(Entity.index(entity), Entity.version(entity));
         alive--;
@@ -393,7 +401,7 @@ public final class EntityPool
      */
     public void clear()
     {
-        ensureOpen();
+        ensureMutable("clear");
         for (int index = 0; index < created && alive > 0; index++)
         {
             final int version = versionAt(index);
@@ -525,7 +533,7 @@ public final class EntityPool
      */
     public void readSnapshot(final SnapshotInput in)
     {
-        ensureOpen();
+        ensureMutable("load a snapshot into");
         if (created != 0)
         {
             throw new IllegalStateException("a snapshot loads into a pool that never created an entity; this one " +
@@ -622,7 +630,7 @@ public final class EntityPool
      */
     public void reset()
     {
-        ensureOpen();
+        ensureMutable("reset");
         created = 0;
         alive = 0;
         freeCount = 0;
@@ -639,6 +647,15 @@ public final class EntityPool
         created = 0;
         freeCount = 0;
         alive = 0;
+    }
+
+    private void ensureMutable(final String change)
+    {
+        if (closed | locked)
+        {
+            ensureOpen();
+            throw offHeap.lockedStructure(change + " the entity pool");
+        }
     }
 
     private void ensureOpen()

@@ -68,12 +68,23 @@ public final class OffHeap
          * throws {@link IllegalStateException} when used.
          */
         void memoryFreed();
+
+        /**
+         * Called by {@link #lockStructure(String)} and {@link #unlockStructure()}: while locked, the structure refuses
+         * every change of its members, order or memory with {@link IllegalStateException}, and keeps serving reads.
+         *
+         * @param locked whether changes are refused from now on.
+         */
+        default void structureLocked(final boolean locked)
+        {
+        }
     }
 
     private final Blocks blocks;
     private final Cleaner.Cleanable cleanable;
     private final ArrayList<Holder> holders = new ArrayList<>();
     private volatile boolean closing;
+    private String lockedBy;
 
     /**
      * Creates an owner that holds no memory yet and has no budget.
@@ -187,6 +198,7 @@ public final class OffHeap
     {
         final Blocks blocks = this.blocks;
         blocks.ensureOpen();
+        ensureUnlocked("allocate");
         if (bytes <= 0)
         {
             throw new IllegalArgumentException("cannot allocate a block of " + bytes + " bytes; pass 1 or more");
@@ -234,6 +246,7 @@ public final class OffHeap
         }
         final Blocks blocks = this.blocks;
         blocks.ensureOpen();
+        ensureUnlocked("grow a block of");
         final long oldBytes = blocks.sizes.get(address);
         if (oldBytes == Blocks.MISSING)
         {
@@ -282,6 +295,7 @@ public final class OffHeap
             return;
         }
         final Blocks blocks = this.blocks;
+        ensureUnlocked("free a block of");
         final long bytes = blocks.sizes.remove(address);
         if (bytes == Blocks.MISSING)
         {
@@ -320,7 +334,81 @@ public final class OffHeap
     public void register(final Holder holder)
     {
         blocks.ensureOpen();
+        ensureUnlocked("create a structure on");
         holders.add(holder);
+    }
+
+    /**
+     * Locks the structure of everything built on this memory while several threads read and write component values,
+     * as a parallel iteration does: every holder refuses structural changes, and allocating, growing, freeing and
+     * registering refuse too, each with an {@link IllegalStateException} that names {@code what}. Locks do not nest;
+     * call {@link #unlockStructure()} in a {@code finally} block, from the thread that locked.
+     *
+     * @param what what holds the lock, for messages, for example {@code "MovementView.parallelForEach"}.
+     * @throws IllegalStateException if the memory is closed or already locked (a parallel iteration inside another).
+     */
+    public void lockStructure(final String what)
+    {
+        blocks.ensureOpen();
+        if (lockedBy != null)
+        {
+            throw new IllegalStateException(
+                "cannot start " + what + " while " + lockedBy + " runs: parallel iterations do not nest; run it " +
+                "after the first returns, or sequentially inside the first's action with forEach");
+        }
+        lockedBy = what;
+        for (final Holder holder : holders)
+        {
+            holder.structureLocked(true);
+        }
+    }
+
+    /**
+     * Lifts {@link #lockStructure(String)}; a no-op if not locked.
+     */
+    public void unlockStructure()
+    {
+        if (lockedBy == null)
+        {
+            return;
+        }
+        for (final Holder holder : holders)
+        {
+            holder.structureLocked(false);
+        }
+        lockedBy = null;
+    }
+
+    /**
+     * What holds the structure lock.
+     *
+     * @return its description, or null while unlocked.
+     */
+    public String structureLockedBy()
+    {
+        return lockedBy;
+    }
+
+    /**
+     * The exception for a structural change attempted while the structure is locked.
+     *
+     * @param change what was attempted, for example {@code "insert into Position storage"}.
+     * @return the exception to throw.
+     */
+    public IllegalStateException lockedStructure(final String change)
+    {
+        return new IllegalStateException(
+            "cannot " + change + " while " + lockedBy + " runs on several threads: structural changes (create, " +
+            "destroy, add, remove, clear, sort, compact, groups, observers) would race with it. Record the change in " +
+            "a dev.cairn.command.CommandBuffer and apply() it after the iteration");
+    }
+
+    private void ensureUnlocked(final String change)
+    {
+        if (lockedBy != null)
+        {
+            throw lockedStructure(change + " " + blocks.ownerName + "'s memory");
+        }
     }
 
     /**

@@ -6,6 +6,8 @@ import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.Columns;
 import dev.cairn.memory.OffHeap;
+import dev.cairn.parallel.ChunkAction;
+import dev.cairn.parallel.Chunks;
 import dev.cairn.signal.Signal;
 import dev.cairn.snapshot.SnapshotInput;
 import dev.cairn.snapshot.SnapshotOutput;
@@ -16,6 +18,7 @@ import java.lang.invoke.VarHandle;
 import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
 
 /**
@@ -124,6 +127,8 @@ public class SparseSet implements AutoCloseable
     @SuppressWarnings("unused")
     private volatile int iterations;
     private boolean closed;
+    /** True while the memory's structure is locked (a parallel iteration runs): changes throw, reads go on. */
+    private boolean locked;
 
     /**
      * Creates an empty standalone set that owns its off-heap memory and accepts any well-formed handle.
@@ -206,6 +211,12 @@ public class SparseSet implements AutoCloseable
             public void memoryFreed()
             {
                 forgetMemory();
+            }
+
+            @Override
+            public void structureLocked(final boolean locked)
+            {
+                SparseSet.this.locked = locked;
             }
 
             @Override
@@ -355,7 +366,7 @@ public class SparseSet implements AutoCloseable
      */
     public final int insert(final long entity)
     {
-        ensureOpen();
+        ensureMutable("insert into");
         checkInsertable(entity);
         if (hooked)
         {
@@ -467,7 +478,7 @@ public class SparseSet implements AutoCloseable
      */
     public final boolean remove(final long entity)
     {
-        ensureOpen();
+        ensureMutable("remove from");
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
         final int index = indexOf(entity, sparseAddress);
         if (index < 0)
@@ -530,7 +541,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void clear()
     {
-        ensureOpen();
+        ensureMutable("clear");
         if (hooked)
         {
             removeEachMember();
@@ -546,7 +557,7 @@ public class SparseSet implements AutoCloseable
      */
     protected final void clearSilently()
     {
-        ensureOpen();
+        ensureMutable("clear");
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
@@ -572,7 +583,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void reserve(final int capacity)
     {
-        ensureOpen();
+        ensureMutable("reserve memory for");
         if (capacity < 0 || capacity > MAX_CAPACITY)
         {
             throw new IllegalArgumentException(
@@ -598,7 +609,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void reserveFor(final long entity, final int members)
     {
-        ensureOpen();
+        ensureMutable("reserve memory for");
         if (!Entity.isWellFormed(entity))
         {
             throw new IllegalArgumentException(
@@ -636,7 +647,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void shrinkToFit()
     {
-        ensureOpen();
+        ensureMutable("shrink");
         if (dense.capacity() > size)
         {
             layoutVersion++;
@@ -845,6 +856,48 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Runs a parallel iteration led by this set, for generated views and groups: locks the structure of everything on
+     * this set's memory (its world), announces an iteration of this set, walks {@code [0, length)} in chunks on
+     * {@code pool} (see {@link Chunks}), and undoes both when every chunk has returned.
+     *
+     * @param length    how many packed indices from 0 to walk, at most {@link #extent()}.
+     * @param pool      where the chunks run.
+     * @param chunkSize indices per chunk, or {@link Chunks#AUTOMATIC}.
+     * @param what      what runs, for the messages of refused changes, for example {@code "MovementView.parallelForEach"}.
+     * @param action    walks one chunk.
+     * @throws IllegalStateException    if the set is closed, or a parallel iteration of its world runs already.
+     * @throws IllegalArgumentException if {@code chunkSize} is negative or {@code length} outside {@code [0, extent()]}.
+     */
+    public final void forEachChunk(
+        final int length, final ForkJoinPool pool, final int chunkSize, final String what, final ChunkAction action)
+    {
+        Chunks.requireValid(pool, chunkSize, action);
+        ensureOpen();
+        if (length < 0 || length > extent)
+        {
+            throw new IllegalArgumentException(
+                "cannot walk [0, " + length + ") of " + name + ", whose extent is " + extent);
+        }
+        offHeap.lockStructure(what);
+        try
+        {
+            beginIteration();
+            try
+            {
+                Chunks.run(pool, length, chunkSize, action);
+            }
+            finally
+            {
+                endIteration();
+            }
+        }
+        finally
+        {
+            offHeap.unlockStructure();
+        }
+    }
+
+    /**
      * Ends an iteration announced by {@link #beginIteration()}.
      */
     public final void endIteration()
@@ -947,6 +1000,31 @@ public class SparseSet implements AutoCloseable
         throw new IllegalStateException(
                 name + " belongs to a World and lives as long as it: close the World instead (closing one storage " +
                 "would leave the world's entities half-removed)");
+    }
+
+    /**
+     * Checks that the set may change now: it is open, and no parallel iteration locks its world's structure.
+     *
+     * @param change what is attempted, for the message, for example {@code "insert into"}.
+     * @throws IllegalStateException if it is closed or locked.
+     */
+    protected final void ensureMutable(final String change)
+    {
+        if (closed | locked)
+        {
+            ensureOpen();
+            throw offHeap.lockedStructure(change + " " + name);
+        }
+    }
+
+    /**
+     * Whether a parallel iteration of this set's world runs now: structural changes throw until it returns.
+     *
+     * @return true while the structure is locked.
+     */
+    public final boolean isStructureLocked()
+    {
+        return locked;
     }
 
     /**
@@ -1069,7 +1147,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void claim(final Object owner, final String description)
     {
-        ensureOpen();
+        ensureMutable("let " + description + " own");
         if (this.owner != null && this.owner != owner)
         {
             throw new IllegalStateException(
@@ -1117,6 +1195,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void swapOwned(final Object owner, final int a, final int b)
     {
+        ensureMutable("reorder");
         if (owner == null || owner != this.owner)
         {
             ensureOpen();
@@ -1201,7 +1280,7 @@ public class SparseSet implements AutoCloseable
     /** Checks an owner's reordering of {@code [0, length)} and returns the identity order. */
     private int[] ownedOrder(final Object owner, final int length)
     {
-        ensureOpen();
+        ensureMutable("sort");
         if (owner == null || owner != this.owner)
         {
             throw new IllegalStateException(name + " is not owned by the caller; only its owner may reorder it");
@@ -1275,7 +1354,7 @@ public class SparseSet implements AutoCloseable
     protected final int readSetSnapshot(
         final SnapshotInput in, final DeletionPolicy savedPolicy, final long slotPayload)
     {
-        ensureOpen();
+        ensureMutable("load a snapshot into");
         if (size != 0)
         {
             throw new IllegalStateException("a snapshot loads into an empty " + name + "; this one has " + size +
@@ -1694,7 +1773,7 @@ public class SparseSet implements AutoCloseable
 
     private void ensureReorderable(final String operation)
     {
-        ensureOpen();
+        ensureMutable(operation);
         if (owner != null)
         {
             throw new IllegalStateException(

@@ -135,7 +135,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     public final Connection onAdded(final ComponentListener listener)
     {
-        ensureOpen();
+        ensureMutable("connect a listener to");
         return added.connect(listener);
     }
 
@@ -149,7 +149,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     public final Connection onUpdated(final ComponentListener listener)
     {
-        ensureOpen();
+        ensureMutable("connect a listener to");
         return updated.connect(listener);
     }
 
@@ -163,7 +163,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     public final Connection onRemoving(final ComponentListener listener)
     {
-        ensureOpen();
+        ensureMutable("connect a listener to");
         return removing.connect(listener);
     }
 
@@ -232,7 +232,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     public final void markUpdated(final long entity)
     {
-        final int index = requireIndex(entity);
+        final int index = indexForPatch(entity);
         if (tracked)
         {
             stampChanged(index);
@@ -445,7 +445,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     public final void patchRow(final long entity, final DirectBuffer source, final int offset)
     {
         checkRow(source, offset);
-        final int index = requireIndex(entity);
+        final int index = indexForPatch(entity);
         writeRow(index, source, offset);
         updated(entity, index);
     }
@@ -690,6 +690,25 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             UnsafeApi.putInt(changedTicks + offset, now);
         }
         return signalled ? sendAdded(entity, index) : index;
+    }
+
+    /**
+     * The packed index of the component a patch is about to overwrite. A patch that would notify listeners is refused
+     * while a parallel iteration runs (listeners and observers are not thread-safe), before anything is written.
+     *
+     * @param entity an entity with this component.
+     * @return its packed index.
+     * @throws IllegalArgumentException if the entity does not have this component.
+     * @throws IllegalStateException    if the storage is closed, or signalled while a parallel iteration runs.
+     */
+    protected final int indexForPatch(final long entity)
+    {
+        final int index = requireIndex(entity);
+        if (signalled && isStructureLocked())
+        {
+            ensureMutable("patch (which notifies listeners and observers) a component of");
+        }
+        return index;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.cairn.view;
 
 import dev.cairn.Entity;
+import dev.cairn.parallel.Chunks;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
@@ -9,6 +10,7 @@ import dev.cairn.storage.Storages;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
 
 /**
@@ -375,6 +377,51 @@ public final class RuntimeView
         {
             lead.endIteration();
         }
+    }
+
+    /**
+     * Visits every matching entity once, on the {@linkplain ForkJoinPool#commonPool() common pool}, in chunks of an
+     * automatic size; see {@link #parallelForEach(ForkJoinPool, int, LongConsumer)}.
+     *
+     * @param action receives each entity's handle, on any of the pool's threads.
+     * @throws IllegalStateException if a set is closed, or a parallel iteration of the world runs already.
+     */
+    public void parallelForEach(final LongConsumer action)
+    {
+        parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);
+    }
+
+    /**
+     * Visits every matching entity once, splitting the leading set into chunks that run on {@code pool}: the same
+     * entities as {@link #forEach(LongConsumer)}, each exactly once, in no particular order across chunks (back to
+     * front within one). Until it returns the world's structure is locked: the action may read any component and
+     * write the fields of the entity it visits, and every structural change (create, destroy, add, remove, clear,
+     * sort...) throws {@link IllegalStateException}; record those in a {@link dev.cairn.command.CommandBuffer}. The
+     * first exception the action throws reaches the caller once every started chunk has returned, later ones
+     * suppressed in it. Allocates per chunk, never per entity.
+     *
+     * @param pool      where the chunks run; the calling thread waits.
+     * @param chunkSize packed indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.
+     * @param action    receives each entity's handle, on any of the pool's threads.
+     * @throws IllegalStateException    if a set is closed, or a parallel iteration of the world runs already.
+     * @throws IllegalArgumentException if {@code chunkSize} is negative.
+     */
+    public void parallelForEach(final ForkJoinPool pool, final int chunkSize, final LongConsumer action)
+    {
+        Chunks.requireValid(pool, chunkSize, action);
+        ensureOpen();
+        final SparseSet lead = lead();
+        lead.forEachChunk(lead.extent(), pool, chunkSize, "RuntimeView.parallelForEach", (from, to) ->
+        {
+            for (int i = to; --i >= from; )
+            {
+                final long entity = lead.entityAt(i);
+                if (entity != Entity.NULL && matches(lead, i, entity))
+                {
+                    action.accept(entity);
+                }
+            }
+        });
     }
 
     /**

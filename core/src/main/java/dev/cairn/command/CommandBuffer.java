@@ -1,0 +1,642 @@
+package dev.cairn.command;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.parallel.Chunk;
+import dev.cairn.parallel.Chunks;
+import dev.cairn.signal.Signal;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.FieldType;
+import dev.cairn.storage.Schema;
+import org.agrona.ExpandableArrayBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.util.Arrays;
+
+/**
+ * Structural changes recorded now, from any number of threads, and made later by {@link #apply()} at a point where
+ * nothing iterates the world: what a {@code parallelForEach} action does instead of creating, destroying, adding or
+ * removing directly (those throw while the world's structure is locked).
+ * <pre>{@code
+ * CommandBuffer commands = new CommandBuffer(world);
+ * movers.parallelForEach((entity, position, velocity) ->
+ * {
+ *     if (position.y() < 0)
+ *     {
+ *         commands.destroy(entity);
+ *     }
+ *     else if (position.y() > 100)
+ *     {
+ *         long spark = commands.create();             // a placeholder until apply()
+ *         positions.emplace(commands, spark, position.x(), position.y());
+ *     }
+ * });
+ * commands.apply();                                    // on the thread that owns the world
+ * }</pre>
+ * <b>Recording.</b> {@link #create()}, {@link #destroy(long)}, {@link #add(long, ComponentStorage)} (tags),
+ * {@link #remove(long, ComponentStorage)}, and the generated {@code emplace(commands, entity, fields...)} and
+ * {@code patch(commands, entity, fields...)} of every storage record one command each. Each thread records into a lane
+ * of its own, as bytes in a growing array: no object per command, no lock after a thread's first command. Fields are
+ * copied when recorded.
+ * <p>
+ * <b>Order.</b> {@code apply()} makes the changes in the order a sequential run would have recorded them, whatever the
+ * thread count, the chunk size or the timing: commands recorded in a chunk of a parallel iteration are ordered by the
+ * position of that chunk in the iteration (back to front, as {@code forEach} walks), and in the order recorded within
+ * a chunk; parallel iterations and what is recorded between them follow each other in time. Commands recorded outside
+ * a parallel iteration by several threads at once are ordered by thread (the first thread to record first), which
+ * depends on timing: record from one thread there.
+ * <p>
+ * <b>Placeholders.</b> {@link #create()} returns a placeholder handle (negative, never a real entity) that later
+ * commands of this buffer accept wherever they take an entity, and in entity-reference fields; {@code apply()}
+ * replaces it with the entity it creates. A placeholder is valid for commands recorded after it in apply order: from
+ * the same thread, or from later chunks.
+ * <p>
+ * <b>Commands whose entity is gone.</b> When {@code apply()} reaches a command whose entity is not alive (destroyed
+ * meanwhile, or a placeholder whose create has not been applied), the command is skipped and counted: {@code apply()}
+ * returns how many were. An add of a component the entity has replaces its fields (as {@code patch} would); a patch
+ * of a component it lacks is skipped and counted; a remove of a component it lacks does nothing. An entity-reference
+ * field holding a placeholder that cannot be resolved is written as {@link Entity#NULL}.
+ * <p>
+ * <b>Threads.</b> Recording is thread-safe. {@code apply()} and {@link #clear()} are not: call them where no thread
+ * records, on the thread that owns the world, never inside an iteration of it.
+ */
+public final class CommandBuffer
+{
+    static final byte CREATE = 1;
+    static final byte DESTROY = 2;
+    static final byte ADD = 3;
+    static final byte PATCH = 4;
+    static final byte REMOVE = 5;
+
+    /** Bytes of a command before its row: the operation and type id in an int, then the entity. */
+    static final int HEADER_BYTES = Integer.BYTES + Long.BYTES;
+
+    private static final int MAX_LANES = 0xFFFF;
+    private static int nextTag;
+
+    private final World world;
+    /** Bits 48 to 62 of this buffer's placeholders: tells them from another buffer's. */
+    private final long tag;
+    private final ThreadLocal<Lane> laneOfThread = ThreadLocal.withInitial(this::newLane);
+    private Lane[] lanes = new Lane[4];
+    private int laneCount;
+
+    /**
+     * Creates an empty buffer for a world's entities and storages.
+     *
+     * @param world the world {@link #apply()} changes.
+     * @throws NullPointerException  if {@code world} is null.
+     * @throws IllegalStateException if it is closed.
+     */
+    public CommandBuffer(final World world)
+    {
+        this.world = java.util.Objects.requireNonNull(world, "world");
+        if (world.isClosed())
+        {
+            throw new IllegalStateException("the World is closed; create a command buffer for an open one");
+        }
+        synchronized (CommandBuffer.class)
+        {
+            tag = (long)(nextTag++ & 0x7FFF) << 48;
+        }
+    }
+
+    /**
+     * Records creating an entity.
+     *
+     * @return a placeholder for it, which later commands of this buffer accept as an entity.
+     */
+    public long create()
+    {
+        final Lane lane = laneOfThread.get();
+        final long placeholder = lane.placeholder();
+        lane.begin(CREATE, 0, placeholder);
+        return placeholder;
+    }
+
+    /**
+     * Records destroying an entity.
+     *
+     * @param entity an entity of the world, or a placeholder of this buffer.
+     * @throws IllegalArgumentException if it is neither (NULL, malformed, another buffer's placeholder).
+     */
+    public void destroy(final long entity)
+    {
+        laneOfThread.get().begin(DESTROY, 0, requireEntity(entity));
+    }
+
+    /**
+     * Records adding a tag (a component without fields) to an entity. Components with fields are recorded by their
+     * storage's generated {@code emplace(commands, entity, fields...)}.
+     *
+     * @param entity an entity of the world, or a placeholder of this buffer.
+     * @param tags   the world's storage of a tag.
+     * @throws IllegalArgumentException if the entity is neither, the storage is not the world's, or the component
+     *                                  has fields.
+     */
+    public void add(final long entity, final ComponentStorage<?> tags)
+    {
+        if (own(tags).rowBytes() != 0)
+        {
+            throw new IllegalArgumentException(tags.name() + " holds components with fields: record them with its " +
+                "emplace(commands, entity, fields...) so that the values are recorded too");
+        }
+        beginRow(ADD, tags, entity);
+    }
+
+    /**
+     * Records removing a component from an entity.
+     *
+     * @param entity  an entity of the world, or a placeholder of this buffer.
+     * @param storage the world's storage of the component.
+     * @throws IllegalArgumentException if the entity is neither, or the storage is not the world's.
+     */
+    public void remove(final long entity, final ComponentStorage<?> storage)
+    {
+        laneOfThread.get().begin(REMOVE, own(storage).type().id(), requireEntity(entity)).storages(storage);
+    }
+
+    /**
+     * Starts recording an add (or a patch) whose fields the caller writes next into the returned row: what generated
+     * {@code emplace(commands, ...)} and {@code patch(commands, ...)} call. The row is this thread's, valid until its
+     * next command; every byte of it is zero until written.
+     *
+     * @param patch   true for a patch, false for an add.
+     * @param storage the world's storage of the component.
+     * @param entity  an entity of the world, or a placeholder of this buffer.
+     * @return this thread's row: write the fields at {@link Row#offset()} plus each field's row offset.
+     * @throws IllegalArgumentException if the entity is neither, or the storage is not the world's.
+     */
+    public Row record(final boolean patch, final ComponentStorage<?> storage, final long entity)
+    {
+        return beginRow(patch ? PATCH : ADD, own(storage), entity);
+    }
+
+    /**
+     * How many commands are recorded; exact only while no thread records.
+     *
+     * @return the count.
+     */
+    public int size()
+    {
+        int size = 0;
+        for (int k = 0; k < laneCount(); k++)
+        {
+            size += lanes[k].commands;
+        }
+        return size;
+    }
+
+    /**
+     * Whether no command is recorded.
+     *
+     * @return true if empty.
+     */
+    public boolean isEmpty()
+    {
+        return size() == 0;
+    }
+
+    /**
+     * Forgets every recorded command; placeholders handed out so far become unknown.
+     */
+    public void clear()
+    {
+        for (int k = 0; k < laneCount(); k++)
+        {
+            lanes[k].reset();
+        }
+    }
+
+    /**
+     * Makes the recorded changes in their order (see the class comment) and empties the buffer. Listeners run as
+     * for direct calls. A command that throws (a listener, exhausted memory) does not stop the others: the first
+     * exception is rethrown when all have run, later ones suppressed in it; the buffer is empty either way.
+     *
+     * @return how many commands were skipped because their entity was not alive, or their placeholder not created.
+     * @throws IllegalStateException if the world is closed, or a parallel iteration of it runs (apply after it).
+     */
+    public int apply()
+    {
+        if (world.isClosed())
+        {
+            throw new IllegalStateException("the World of this command buffer is closed; nothing was applied");
+        }
+        if (world.isStructureLocked())
+        {
+            throw new IllegalStateException("a command buffer cannot be applied while a parallel iteration of its " +
+                "World runs: apply it after the iteration returns");
+        }
+        final Lane[] lanes = Arrays.copyOf(this.lanes, laneCount());
+        final Segments segments = Segments.of(lanes);
+        final Playback playback = new Playback(lanes);
+        try
+        {
+            for (int k = 0; k < segments.count(); k++)
+            {
+                final Lane lane = lanes[segments.lane(k)];
+                int at = segments.start(k);
+                final int end = segments.end(k);
+                while (at < end)
+                {
+                    at = playback.run(lane, at);
+                }
+            }
+        }
+        finally
+        {
+            for (final Lane lane : lanes)
+            {
+                lane.reset();
+            }
+        }
+        Signal.rethrow(playback.failure);
+        return playback.skipped;
+    }
+
+    @Override
+    public String toString()
+    {
+        return "CommandBuffer[" + size() + " commands from " + laneCount() + " threads]";
+    }
+
+    private synchronized int laneCount()
+    {
+        return laneCount;
+    }
+
+    private synchronized Lane newLane()
+    {
+        if (laneCount == MAX_LANES)
+        {
+            throw new IllegalStateException("a command buffer records from at most " + MAX_LANES + " threads; use " +
+                "a pool of fewer threads, or one buffer per group of threads");
+        }
+        if (laneCount == lanes.length)
+        {
+            lanes = Arrays.copyOf(lanes, laneCount * 2);
+        }
+        final Lane lane = new Lane(laneCount, tag);
+        lanes[laneCount++] = lane;
+        return lane;
+    }
+
+    private Row beginRow(final byte operation, final ComponentStorage<?> storage, final long entity)
+    {
+        final Lane lane = laneOfThread.get();
+        lane.begin(operation, storage.type().id(), requireEntity(entity)).storages(storage);
+        return lane.row(storage.rowBytes());
+    }
+
+    private ComponentStorage<?> own(final ComponentStorage<?> storage)
+    {
+        return world.requireOwn(storage, "command");
+    }
+
+    private long requireEntity(final long entity)
+    {
+        if (entity >= 0 ? Entity.isWellFormed(entity) : isPlaceholder(entity))
+        {
+            return entity;
+        }
+        throw new IllegalArgumentException(entity == Entity.NULL ?
+            "a command needs an entity, not Entity.NULL" :
+            Entity.toString(entity) + " is neither an entity nor a placeholder create() of this command buffer " +
+                "returned");
+    }
+
+    private boolean isPlaceholder(final long value)
+    {
+        return value != Entity.NULL && (value & 0xFFFF_0000_0000_0000L) == (Long.MIN_VALUE | tag);
+    }
+
+    /**
+     * The row a thread writes a component's fields into while recording it; one per thread and buffer, reused.
+     */
+    public static final class Row
+    {
+        MutableDirectBuffer buffer;
+        int offset;
+
+        /**
+         * Where the row's bytes are.
+         *
+         * @return the buffer.
+         */
+        public MutableDirectBuffer buffer()
+        {
+            return buffer;
+        }
+
+        /**
+         * Where the row starts in {@link #buffer()}; a field goes at this plus its row offset (see
+         * {@link ComponentStorage#rowOffset(int)}), in native byte order.
+         *
+         * @return the offset.
+         */
+        public int offset()
+        {
+            return offset;
+        }
+    }
+
+    /** One thread's commands, and where each of its chunks' commands start. */
+    static final class Lane
+    {
+        final int id;
+        final long placeholderBits;
+        final ExpandableArrayBuffer bytes = new ExpandableArrayBuffer(256);
+        final Row row = new Row();
+        final Chunk chunk = Chunk.current();
+        int length;
+        int commands;
+        /** Each segment: the epoch, the chunk start (or NONE) and the offset where it starts. */
+        long[] segmentEpochs = new long[8];
+        int[] segmentKeys = new int[8];
+        int[] segmentStarts = new int[8];
+        int segments;
+        /** The entity each create made, by placeholder number less {@code base}; NULL until applied. */
+        long[] created = new long[16];
+        int createdCount;
+        /**
+         * The number of this lane's first placeholder since the last apply: numbers keep growing across applies, so
+         * a placeholder kept from an earlier round is never taken for a new one.
+         */
+        int base;
+        /** The storage of each type id this lane recorded for. */
+        ComponentStorage<?>[] storagesById = new ComponentStorage<?>[8];
+
+        Lane(final int id, final long tag)
+        {
+            this.id = id;
+            this.placeholderBits = Long.MIN_VALUE | tag | ((long)id << 32);
+            row.buffer = bytes;
+        }
+
+        /** Appends a command's header, opening a segment if the chunk or epoch changed since the last one. */
+        Lane begin(final byte operation, final int typeId, final long entity)
+        {
+            final long epoch;
+            final int key;
+            if (chunk.from() == Chunk.NONE)
+            {
+                epoch = Chunks.epoch();
+                key = Integer.MAX_VALUE;
+            }
+            else
+            {
+                epoch = chunk.epoch();
+                key = chunk.from();
+            }
+            if (segments == 0 || segmentEpochs[segments - 1] != epoch || segmentKeys[segments - 1] != key)
+            {
+                openSegment(epoch, key);
+            }
+            bytes.putInt(length, operation | typeId << 8);
+            bytes.putLong(length + Integer.BYTES, entity);
+            length += HEADER_BYTES;
+            commands++;
+            return this;
+        }
+
+        void storages(final ComponentStorage<?> storage)
+        {
+            final int id = storage.type().id();
+            if (id >= storagesById.length)
+            {
+                storagesById = Arrays.copyOf(storagesById, Math.max(id + 1, storagesById.length * 2));
+            }
+            storagesById[id] = storage;
+        }
+
+        Row row(final int rowBytes)
+        {
+            bytes.checkLimit(length + rowBytes);
+            bytes.setMemory(length, rowBytes, (byte)0);
+            row.offset = length;
+            length += rowBytes;
+            return row;
+        }
+
+        long placeholder()
+        {
+            if (createdCount == created.length)
+            {
+                created = Arrays.copyOf(created, createdCount * 2);
+            }
+            created[createdCount] = Entity.NULL;
+            return placeholderBits | ((base + createdCount++) & 0xFFFF_FFFFL);
+        }
+
+        private void openSegment(final long epoch, final int key)
+        {
+            if (segments == segmentStarts.length)
+            {
+                segmentEpochs = Arrays.copyOf(segmentEpochs, segments * 2);
+                segmentKeys = Arrays.copyOf(segmentKeys, segments * 2);
+                segmentStarts = Arrays.copyOf(segmentStarts, segments * 2);
+            }
+            segmentEpochs[segments] = epoch;
+            segmentKeys[segments] = key;
+            segmentStarts[segments] = length;
+            segments++;
+        }
+
+        void reset()
+        {
+            length = 0;
+            commands = 0;
+            segments = 0;
+            base += createdCount;
+            createdCount = 0;
+        }
+    }
+
+    /** Every lane's segments in apply order: by epoch, then chunk from back to front, then lane, then as recorded. */
+    private static final class Segments
+    {
+        private final int[] lane;
+        private final int[] start;
+        private final int[] end;
+
+        private Segments(final int count)
+        {
+            lane = new int[count];
+            start = new int[count];
+            end = new int[count];
+        }
+
+        static Segments of(final Lane[] lanes)
+        {
+            int count = 0;
+            for (final Lane lane : lanes)
+            {
+                count += lane.segments;
+            }
+            final Integer[] order = new Integer[count];
+            final int[] laneOf = new int[count];
+            final int[] segmentOf = new int[count];
+            int k = 0;
+            for (int l = 0; l < lanes.length; l++)
+            {
+                for (int s = 0; s < lanes[l].segments; s++)
+                {
+                    order[k] = k;
+                    laneOf[k] = l;
+                    segmentOf[k] = s;
+                    k++;
+                }
+            }
+            Arrays.sort(order, (a, b) ->
+            {
+                final Lane left = lanes[laneOf[a]];
+                final Lane right = lanes[laneOf[b]];
+                final int byEpoch = Long.compare(left.segmentEpochs[segmentOf[a]], right.segmentEpochs[segmentOf[b]]);
+                if (byEpoch != 0)
+                {
+                    return byEpoch;
+                }
+                // Chunks further back come first, as a sequential walk from back to front would record them.
+                final int byChunk = Integer.compare(right.segmentKeys[segmentOf[b]], left.segmentKeys[segmentOf[a]]);
+                return byChunk != 0 ? byChunk : Integer.compare(a, b);
+            });
+            final Segments segments = new Segments(count);
+            for (int i = 0; i < count; i++)
+            {
+                final Lane lane = lanes[laneOf[order[i]]];
+                final int s = segmentOf[order[i]];
+                segments.lane[i] = laneOf[order[i]];
+                segments.start[i] = lane.segmentStarts[s];
+                segments.end[i] = s + 1 < lane.segments ? lane.segmentStarts[s + 1] : lane.length;
+            }
+            return segments;
+        }
+
+        int count()
+        {
+            return lane.length;
+        }
+
+        int lane(final int k)
+        {
+            return lane[k];
+        }
+
+        int start(final int k)
+        {
+            return start[k];
+        }
+
+        int end(final int k)
+        {
+            return end[k];
+        }
+    }
+
+    /** Runs commands one by one against the world, resolving placeholders. */
+    private final class Playback
+    {
+        private final Lane[] lanes;
+        int skipped;
+        Throwable failure;
+
+        Playback(final Lane[] lanes)
+        {
+            this.lanes = lanes;
+        }
+
+        /** Runs the command at {@code at} of {@code lane}; returns where the next one starts. */
+        int run(final Lane lane, final int at)
+        {
+            final ExpandableArrayBuffer bytes = lane.bytes;
+            final int header = bytes.getInt(at);
+            final byte operation = (byte)header;
+            final int typeId = header >>> 8;
+            final long recorded = bytes.getLong(at + Integer.BYTES);
+            final ComponentStorage<?> storage = operation >= ADD ? lane.storagesById[typeId] : null;
+            final int rowAt = at + HEADER_BYTES;
+            final int next = operation == ADD || operation == PATCH ? rowAt + storage.rowBytes() : rowAt;
+            try
+            {
+                if (operation == CREATE)
+                {
+                    lane.created[(int)recorded - lane.base] = world.create();
+                    return next;
+                }
+                final long entity = resolve(recorded);
+                if (!world.valid(entity))
+                {
+                    skipped++;
+                    return next;
+                }
+                switch (operation)
+                {
+                    case DESTROY:
+                        world.destroy(entity);
+                        break;
+                    case REMOVE:
+                        storage.remove(entity);
+                        break;
+                    case ADD:
+                        resolveReferences(storage, bytes, rowAt);
+                        if (storage.contains(entity))
+                        {
+                            storage.patchRow(entity, bytes, rowAt);
+                        }
+                        else
+                        {
+                            storage.addRow(entity, bytes, rowAt);
+                        }
+                        break;
+                    default:
+                        if (!storage.contains(entity))
+                        {
+                            skipped++;
+                            break;
+                        }
+                        resolveReferences(storage, bytes, rowAt);
+                        storage.patchRow(entity, bytes, rowAt);
+                        break;
+                }
+            }
+            catch (final RuntimeException | Error thrown)
+            {
+                failure = Signal.collect(failure, thrown);
+            }
+            return next;
+        }
+
+        private long resolve(final long value)
+        {
+            if (value >= 0 || !isPlaceholder(value))
+            {
+                return value;
+            }
+            final int laneId = (int)(value >>> 32) & 0xFFFF;
+            if (laneId >= lanes.length)
+            {
+                return Entity.NULL;
+            }
+            final Lane lane = lanes[laneId];
+            final int number = (int)value - lane.base;
+            return number >= 0 && number < lane.createdCount ? lane.created[number] : Entity.NULL;
+        }
+
+        private void resolveReferences(final ComponentStorage<?> storage, final MutableDirectBuffer bytes, final int at)
+        {
+            final java.util.List<Schema.Field> fields = storage.type().schema().fields();
+            for (int k = 0; k < fields.size(); k++)
+            {
+                if (fields.get(k).type() == FieldType.ENTITY)
+                {
+                    final int offset = at + storage.rowOffset(k);
+                    final long value = bytes.getLong(offset);
+                    if (value < 0 && isPlaceholder(value))
+                    {
+                        bytes.putLong(offset, resolve(value));
+                    }
+                }
+            }
+        }
+    }
+}
