@@ -56,6 +56,10 @@ final class GroupSource
         out.blank();
         forEach();
         out.blank();
+        parallelForEach();
+        out.blank();
+        walk();
+        out.blank();
         cursorMethod();
         out.blank();
         counts();
@@ -82,6 +86,8 @@ final class GroupSource
         final TreeSet<String> imports = new TreeSet<>();
         imports.add("dev.cairn.World");
         imports.add("dev.cairn.group.RuntimeGroup");
+        imports.add("dev.cairn.parallel.Chunks");
+        imports.add("java.util.concurrent.ForkJoinPool");
         if (owning)
         {
             imports.add("dev.cairn.set.IndexComparator");
@@ -254,6 +260,84 @@ final class GroupSource
         out.open();
         out.line("group.endIteration();");
         out.line("iterating = false;");
+        for (final ViewComponent component : passed)
+        {
+            out.line(refName(component) + ".moveTo(-1);");
+        }
+        out.close();
+        out.close();
+    }
+
+    private void parallelForEach()
+    {
+        out.javadoc("Calls {@code action} once for each entity of the group, on the {@linkplain " +
+                "ForkJoinPool#commonPool() common pool} in chunks of an automatic size; see " +
+                "{@link #parallelForEach(ForkJoinPool, int, Action)}.",
+            "",
+            "@param action receives each entity and its components, on any of the pool's threads.",
+            "@throws IllegalStateException if the group or world is closed, or a parallel iteration of the world runs " +
+                "already.");
+        out.line("public void parallelForEach(final Action action)");
+        out.open();
+        out.line("parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);");
+        out.close();
+        out.blank();
+        out.javadoc("Calls {@code action} once for each entity of the group, splitting its range into chunks that run " +
+                "on {@code pool}: the same entities as {@code forEach}, each exactly once, back to front within a " +
+                "chunk and in no particular order across chunks. Each chunk has {@code Ref}s of its own; nothing is " +
+                "allocated per entity.",
+            "<p>",
+            "Until it returns, the world's structure is locked: the action may read any component and write the " +
+                "fields of the entity it visits, and every structural change (create, destroy, add, remove, clear, " +
+                "sort, groups, listeners) throws {@link IllegalStateException}: record those in a " +
+                "{@link dev.cairn.command.CommandBuffer} and apply it afterwards. The first exception an action throws " +
+                "reaches the caller once every started chunk has returned, later ones suppressed in it.",
+            "",
+            "@param pool      where the chunks run; the calling thread waits.",
+            "@param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.",
+            "@param action    receives each entity and its components, on any of the pool's threads.",
+            "@throws IllegalStateException    if the group or world is closed, or a parallel iteration of the world " +
+                "runs already.",
+            "@throws IllegalArgumentException if {@code chunkSize} is negative.");
+        out.line("public void parallelForEach(final ForkJoinPool pool, final int chunkSize, final Action action)");
+        out.open();
+        out.line("Chunks.requireValid(pool, chunkSize, action);");
+        out.line("group.forEachChunk(pool, chunkSize, \"" + className + ".parallelForEach\",");
+        out.line("    (from, to) -> walk(from, to, action));");
+        out.close();
+    }
+
+    /** One chunk of a parallel walk: the loop of {@code forEach} over {@code [from, to)}, with Refs of its own. */
+    private void walk()
+    {
+        out.line("private void walk(final int from, final int to, final Action action)");
+        out.open();
+        if (!owning || model.owns().get(0).tag())
+        {
+            out.line("final RuntimeGroup group = this.group;");
+        }
+        for (final ViewComponent component : passed)
+        {
+            out.line("final " + component.refType() + " " + refName(component) + " = " + storageName(component) +
+                ".ref();");
+        }
+        out.line("try");
+        out.open();
+        out.line("int i = to;");
+        out.line("while (--i >= from)");
+        out.open();
+        step();
+        final List<String> arguments = new ArrayList<>();
+        arguments.add("entity");
+        for (final ViewComponent component : passed)
+        {
+            arguments.add(refName(component));
+        }
+        out.list("action.accept(", arguments, ");");
+        out.close();
+        out.close();
+        out.line("finally");
+        out.open();
         for (final ViewComponent component : passed)
         {
             out.line(refName(component) + ".moveTo(-1);");

@@ -4,6 +4,7 @@ import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
+import dev.cairn.parallel.ChunkAction;
 import dev.cairn.set.IndexComparator;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
 
 /**
@@ -209,6 +211,24 @@ public final class RuntimeGroup implements AutoCloseable
     {
         ensureOpen();
         lead().beginIteration();
+    }
+
+    /**
+     * Runs a parallel walk of the group's range {@code [0, extent())} in chunks on {@code pool}, with the world's
+     * structure locked, for generated groups; see {@link SparseSet#forEachChunk}.
+     *
+     * @param pool      where the chunks run.
+     * @param chunkSize indices per chunk, or {@link dev.cairn.parallel.Chunks#AUTOMATIC}.
+     * @param what      what runs, for the messages of refused changes.
+     * @param action    walks one chunk.
+     * @throws IllegalStateException    if the group or world is closed, or a parallel iteration of the world runs.
+     * @throws IllegalArgumentException if {@code chunkSize} is negative.
+     */
+    public void forEachChunk(
+        final ForkJoinPool pool, final int chunkSize, final String what, final ChunkAction action)
+    {
+        ensureOpen();
+        lead().forEachChunk(extent(), pool, chunkSize, what, action);
     }
 
     /**
