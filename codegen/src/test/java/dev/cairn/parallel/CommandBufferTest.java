@@ -1,0 +1,207 @@
+package dev.cairn.parallel;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.command.CommandBuffer;
+import dev.cairn.parallel.ParallelFixtures.Follow;
+import dev.cairn.parallel.ParallelFixtures.Mood;
+import dev.cairn.parallel.ParallelFixtures.Position;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ForkJoinPool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What each command does when applied, placeholders, commands whose entity is gone, and what is refused when recorded.
+ */
+final class CommandBufferTest
+{
+    private final World world = new World(1 << 16);
+    private final ParallelFixtures_PositionStorage positions = world.storage(ParallelFixtures_PositionStorage.TYPE);
+    private final ParallelFixtures_HealthStorage healths = world.storage(ParallelFixtures_HealthStorage.TYPE);
+    private final ParallelFixtures_FrozenStorage frozen = world.storage(ParallelFixtures_FrozenStorage.TYPE);
+    private final ParallelFixtures_FollowStorage follows = world.storage(ParallelFixtures_FollowStorage.TYPE);
+    private final CommandBuffer commands = new CommandBuffer(world);
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    @Test
+    void nothingHappensUntilApplyThenEveryCommandInTheOrderRecorded()
+    {
+        final long a = world.create();
+        final long b = world.create();
+        positions.emplace(b, 1f, 1f);
+
+        positions.emplace(commands, a, 2f, 3f);
+        positions.patch(commands, b, 4f, 5f);
+        healths.emplace(commands, a, 10, true);
+        frozen.emplace(commands, a);
+        commands.remove(b, positions);
+        positions.emplace(commands, b, 6f, 7f);
+        final long c = commands.create();
+        follows.emplace(commands, c, a, Mood.ANGRY, (short)3);
+
+        assertEquals(8, commands.size());
+        assertFalse(positions.contains(a), "recording changes nothing");
+        assertEquals(2, world.aliveCount());
+
+        assertEquals(0, commands.apply());
+
+        assertEquals(new Position(2f, 3f), positions.get(a));
+        assertEquals(new Position(6f, 7f), positions.get(b), "patched, removed, then added again, in that order");
+        assertEquals(10, healths.hp(a));
+        assertTrue(frozen.contains(a));
+        assertEquals(3, world.aliveCount());
+        final long created = follows.entityAt(0);
+        assertEquals(new Follow(a, Mood.ANGRY, (short)3), follows.get(created));
+        assertTrue(commands.isEmpty(), "apply empties the buffer");
+        assertEquals(0, commands.apply());
+    }
+
+    @Test
+    void aPlaceholderStandsForTheCreatedEntityInLaterCommandsAndInEntityReferenceFields()
+    {
+        final long leader = commands.create();
+        final long follower = commands.create();
+        positions.emplace(commands, leader, 1f, 1f);
+        follows.emplace(commands, follower, leader, Mood.CALM, (short)1);
+        follows.emplace(commands, leader, follower, Mood.CALM, (short)2);
+
+        assertTrue(leader < 0 && leader != Entity.NULL && !Entity.isWellFormed(leader), "never a real handle");
+        commands.apply();
+
+        final long realLeader = positions.entityAt(0);
+        assertTrue(world.valid(realLeader));
+        final long realFollower = follows.get(realLeader).target();
+        assertTrue(world.valid(realFollower));
+        assertEquals(realLeader, follows.target(realFollower), "a placeholder in an @EntityRef field is resolved");
+        assertFalse(world.valid(leader));
+    }
+
+    @Test
+    void commandsWhoseEntityIsGoneAreSkippedAndCounted()
+    {
+        final long a = world.create();
+        final long b = world.create();
+        positions.emplace(b, 1f, 1f);
+        positions.emplace(commands, a, 1f, 1f);
+        commands.destroy(a);
+        positions.emplace(commands, a, 2f, 2f);     // a is gone by now: skipped
+        commands.destroy(a);                         // again: skipped
+        healths.patch(commands, b, 5, true);        // b has no Health: skipped
+        commands.remove(b, healths);                // b lacks it: nothing to do, not skipped
+        final long kept = commands.create();
+        commands.apply();
+        assertEquals(2, world.aliveCount(), "b and the created one (a was destroyed)");
+        positions.emplace(commands, kept, 1f, 1f);  // a placeholder from an earlier round: unknown now
+
+        final int skipped = commands.apply();
+
+        assertEquals(1, skipped);
+        assertFalse(world.valid(a));
+        assertEquals(1, positions.size());
+    }
+
+    @Test
+    void aCommandAppliedToAnEntityDestroyedSinceItWasRecordedIsSkipped()
+    {
+        final long a = world.create();
+        positions.emplace(commands, a, 1f, 1f);
+        world.destroy(a);
+        final long reused = world.create();
+        assertEquals(Entity.index(a), Entity.index(reused));
+
+        assertEquals(1, commands.apply());
+
+        assertFalse(positions.contains(reused), "the stale handle never reaches the entity that took its index");
+    }
+
+    @Test
+    void recordingRefusesWhatCouldNeverApplyWithAMessage()
+    {
+        final IllegalArgumentException nullEntity =
+            assertThrows(IllegalArgumentException.class, () -> commands.destroy(Entity.NULL));
+        assertTrue(nullEntity.getMessage().contains("not Entity.NULL"), nullEntity.getMessage());
+        final IllegalArgumentException forged =
+            assertThrows(IllegalArgumentException.class, () -> commands.destroy(Long.MIN_VALUE + 12));
+        assertTrue(forged.getMessage().contains("neither an entity nor a placeholder"), forged.getMessage());
+        final CommandBuffer other = new CommandBuffer(world);
+        final long foreign = other.create();
+        assertThrows(IllegalArgumentException.class, () -> commands.destroy(foreign),
+            "another buffer's placeholder");
+        final IllegalArgumentException fields =
+            assertThrows(IllegalArgumentException.class, () -> commands.add(world.create(), positions));
+        assertTrue(fields.getMessage().contains("emplace(commands, entity, fields...)"), fields.getMessage());
+        try (World elsewhere = new World())
+        {
+            final ParallelFixtures_PositionStorage theirs = elsewhere.storage(ParallelFixtures_PositionStorage.TYPE);
+            final IllegalArgumentException foreignStorage = assertThrows(IllegalArgumentException.class,
+                () -> theirs.emplace(commands, world.create(), 1f, 1f));
+            assertTrue(foreignStorage.getMessage().contains("is not this world's"), foreignStorage.getMessage());
+        }
+        assertThrows(NullPointerException.class, () -> follows.emplace(commands, world.create(), 0, null, (short)0));
+        assertEquals(0, commands.size(), "nothing refused was recorded");
+    }
+
+    @Test
+    void applyIsRefusedDuringAParallelIterationAndAfterClose()
+    {
+        final long a = world.create();
+        positions.emplace(a, 1f, 1f);
+        positions.emplace(commands, a, 1f, 1f);
+        final ParallelFixtures_PositionStorage storage = positions;
+        final IllegalStateException during = assertThrows(IllegalStateException.class, () ->
+            world.view(Position.class).parallelForEach(ForkJoinPool.commonPool(), 1, entity -> commands.apply()));
+        assertTrue(during.getMessage().contains("cannot be applied while a parallel iteration"), during.getMessage());
+        assertEquals(1, commands.size());
+        assertTrue(storage.contains(a));
+        world.close();
+        assertThrows(IllegalStateException.class, commands::apply);
+    }
+
+    @Test
+    void aListenerThatThrowsDuringApplyDoesNotStopTheOtherCommands()
+    {
+        positions.onAdded((entity, index) ->
+        {
+            throw new IllegalStateException("listener failed");
+        });
+        final long a = world.create();
+        final long b = world.create();
+        positions.emplace(commands, a, 1f, 1f);
+        positions.emplace(commands, b, 2f, 2f);
+
+        final IllegalStateException failure = assertThrows(IllegalStateException.class, commands::apply);
+
+        assertEquals("listener failed", failure.getMessage());
+        assertEquals(1, failure.getSuppressed().length);
+        assertTrue(positions.contains(a) && positions.contains(b));
+        assertTrue(commands.isEmpty());
+    }
+
+    @Test
+    void clearForgetsEverythingRecorded()
+    {
+        final List<Long> placeholders = new ArrayList<>();
+        for (int i = 0; i < 100; i++)
+        {
+            placeholders.add(commands.create());
+        }
+        commands.clear();
+        assertEquals(0, commands.apply());
+        assertEquals(0, world.aliveCount());
+        positions.emplace(commands, placeholders.get(0), 1f, 1f);
+        assertEquals(1, commands.apply(), "a placeholder from before clear() is unknown");
+    }
+}
