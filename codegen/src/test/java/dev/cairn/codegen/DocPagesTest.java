@@ -50,7 +50,7 @@ final class DocPagesTest
     private static final Pattern PATH_LINE = Pattern.compile("// src/main/java/([\\w/]+)\\.java");
 
     @ParameterizedTest
-    @ValueSource(strings = {"getting-started.md", "signals.md", "groups.md", "snapshots.md"})
+    @ValueSource(strings = {"getting-started.md", "signals.md", "groups.md", "snapshots.md", "threads.md"})
     void theSnippetsCompileThroughTheProcessorAndPrintWhatThePageSays(final String page, @TempDir final Path dir)
         throws Exception
     {
