@@ -6,10 +6,9 @@ import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.Chunks;
 import dev.cairn.signal.Signal;
 import dev.cairn.storage.ComponentStorage;
-import dev.cairn.storage.FieldType;
-import dev.cairn.storage.Schema;
-import org.agrona.ExpandableArrayBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
+import org.agrona.concurrent.UnsafeBuffer;
 
 import java.util.Arrays;
 
@@ -284,8 +283,8 @@ public final class CommandBuffer
     private Row beginRow(final byte operation, final ComponentStorage<?> storage, final long entity)
     {
         final Lane lane = laneOfThread.get();
-        lane.begin(operation, storage.type().id(), requireEntity(entity)).storages(storage);
-        return lane.row(storage.rowBytes());
+        lane.begin(operation, storage.type().id(), requireEntity(entity), storage.rowBytes()).storages(storage);
+        return lane.row;
     }
 
     private ComponentStorage<?> own(final ComponentStorage<?> storage)
@@ -343,9 +342,13 @@ public final class CommandBuffer
     /** One thread's commands, and where each of its chunks' commands start. */
     static final class Lane
     {
+        private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+
         final int id;
         final long placeholderBits;
-        final ExpandableArrayBuffer bytes = new ExpandableArrayBuffer(256);
+        /** The commands, back to back; {@code view} wraps the same array for rows. */
+        byte[] bytes = new byte[1024];
+        final UnsafeBuffer view = new UnsafeBuffer(bytes);
         final Row row = new Row();
         final Chunk chunk = Chunk.current();
         int length;
@@ -370,11 +373,17 @@ public final class CommandBuffer
         {
             this.id = id;
             this.placeholderBits = Long.MIN_VALUE | tag | ((long)id << 32);
-            row.buffer = bytes;
+            row.buffer = view;
         }
 
         /** Appends a command's header, opening a segment if the chunk or epoch changed since the last one. */
         Lane begin(final byte operation, final int typeId, final long entity)
+        {
+            return begin(operation, typeId, entity, 0);
+        }
+
+        /** Appends a command's header and room for a zeroed row of {@code rowBytes} just after it. */
+        Lane begin(final byte operation, final int typeId, final long entity, final int rowBytes)
         {
             final long epoch;
             final int key;
@@ -392,9 +401,22 @@ public final class CommandBuffer
             {
                 openSegment(epoch, key);
             }
-            bytes.putInt(length, operation | typeId << 8);
-            bytes.putLong(length + Integer.BYTES, entity);
-            length += HEADER_BYTES;
+            ensureRoom(HEADER_BYTES + rowBytes);
+            final byte[] bytes = this.bytes;
+            final long at = ARRAY_BASE + length;
+            UnsafeApi.putIntUnaligned(bytes, at, operation | typeId << 8);
+            UnsafeApi.putLongUnaligned(bytes, at + Integer.BYTES, entity);
+            int zeroed = 0;
+            for (; zeroed + Long.BYTES <= rowBytes; zeroed += Long.BYTES)
+            {
+                UnsafeApi.putLongUnaligned(bytes, at + HEADER_BYTES + zeroed, 0L);
+            }
+            for (; zeroed < rowBytes; zeroed++)
+            {
+                UnsafeApi.putByte(bytes, at + HEADER_BYTES + zeroed, (byte)0);
+            }
+            row.offset = length + HEADER_BYTES;
+            length += HEADER_BYTES + rowBytes;
             commands++;
             return this;
         }
@@ -409,13 +431,29 @@ public final class CommandBuffer
             storagesById[id] = storage;
         }
 
-        Row row(final int rowBytes)
+        private void ensureRoom(final int more)
         {
-            bytes.checkLimit(length + rowBytes);
-            bytes.setMemory(length, rowBytes, (byte)0);
-            row.offset = length;
-            length += rowBytes;
-            return row;
+            if (more > bytes.length - length)
+            {
+                if ((long)length + more > Integer.MAX_VALUE - 8)
+                {
+                    throw new IllegalStateException("a thread recorded 2 GiB of commands into one command buffer; " +
+                        "apply() it more often");
+                }
+                bytes = Arrays.copyOf(bytes, (int)Math.min(Integer.MAX_VALUE - 8, Math.max(2L * bytes.length,
+                    (long)length + more)));
+                view.wrap(bytes);
+            }
+        }
+
+        int getInt(final int at)
+        {
+            return UnsafeApi.getIntUnaligned(bytes, ARRAY_BASE + at);
+        }
+
+        long getLong(final int at)
+        {
+            return UnsafeApi.getLongUnaligned(bytes, ARRAY_BASE + at);
         }
 
         long placeholder()
@@ -539,6 +577,8 @@ public final class CommandBuffer
         private final Lane[] lanes;
         int skipped;
         Throwable failure;
+        /** The entity-reference row offsets of each type id met so far. */
+        private int[][] entityOffsets = new int[8][];
 
         Playback(final Lane[] lanes)
         {
@@ -548,11 +588,11 @@ public final class CommandBuffer
         /** Runs the command at {@code at} of {@code lane}; returns where the next one starts. */
         int run(final Lane lane, final int at)
         {
-            final ExpandableArrayBuffer bytes = lane.bytes;
-            final int header = bytes.getInt(at);
+            final UnsafeBuffer bytes = lane.view;
+            final int header = lane.getInt(at);
             final byte operation = (byte)header;
             final int typeId = header >>> 8;
-            final long recorded = bytes.getLong(at + Integer.BYTES);
+            final long recorded = lane.getLong(at + Integer.BYTES);
             final ComponentStorage<?> storage = operation >= ADD ? lane.storagesById[typeId] : null;
             final int rowAt = at + HEADER_BYTES;
             final int next = operation == ADD || operation == PATCH ? rowAt + storage.rowBytes() : rowAt;
@@ -578,8 +618,8 @@ public final class CommandBuffer
                         storage.remove(entity);
                         break;
                     case ADD:
-                        resolveReferences(storage, bytes, rowAt);
-                        if (storage.contains(entity))
+                        resolveReferences(typeId, storage, bytes, rowAt);
+                        if (storage.indexOf(entity) >= 0)
                         {
                             storage.patchRow(entity, bytes, rowAt);
                         }
@@ -594,7 +634,7 @@ public final class CommandBuffer
                             skipped++;
                             break;
                         }
-                        resolveReferences(storage, bytes, rowAt);
+                        resolveReferences(typeId, storage, bytes, rowAt);
                         storage.patchRow(entity, bytes, rowAt);
                         break;
                 }
@@ -622,19 +662,25 @@ public final class CommandBuffer
             return number >= 0 && number < lane.createdCount ? lane.created[number] : Entity.NULL;
         }
 
-        private void resolveReferences(final ComponentStorage<?> storage, final MutableDirectBuffer bytes, final int at)
+        private void resolveReferences(
+            final int typeId, final ComponentStorage<?> storage, final MutableDirectBuffer bytes, final int at)
         {
-            final java.util.List<Schema.Field> fields = storage.type().schema().fields();
-            for (int k = 0; k < fields.size(); k++)
+            if (typeId >= entityOffsets.length)
             {
-                if (fields.get(k).type() == FieldType.ENTITY)
+                entityOffsets = Arrays.copyOf(entityOffsets, typeId + 1);
+            }
+            int[] offsets = entityOffsets[typeId];
+            if (offsets == null)
+            {
+                offsets = storage.entityRowOffsets();
+                entityOffsets[typeId] = offsets;
+            }
+            for (final int offset : offsets)
+            {
+                final long value = bytes.getLong(at + offset);
+                if (value < 0 && isPlaceholder(value))
                 {
-                    final int offset = at + storage.rowOffset(k);
-                    final long value = bytes.getLong(offset);
-                    if (value < 0 && isPlaceholder(value))
-                    {
-                        bytes.putLong(offset, resolve(value));
-                    }
+                    bytes.putLong(at + offset, resolve(value));
                 }
             }
         }

@@ -58,6 +58,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private long changedTicks;
     /** Where each field starts in a row (see {@link #rowBytes()}), in column order, and the row's size at the end. */
     private final int[] rowOffsets;
+    /** The row offsets of the entity-reference fields, which loaders and command buffers translate. */
+    private final int[] entityRowOffsets;
 
     /**
      * Creates an empty storage.
@@ -86,6 +88,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         {
             rowOffsets[k + 1] = rowOffsets[k] + columnWidths[k];
         }
+        this.entityRowOffsets = type.schema().fields().stream()
+            .filter(field -> field.type() == FieldType.ENTITY)
+            .mapToInt(field -> rowOffsets[type.schema().indexOf(field.name())])
+            .toArray();
         final String name = name();
         this.added = new ComponentSignal(name + ": added", this::listenersChanged);
         this.updated = new ComponentSignal(name + ": updated", this::listenersChanged);
@@ -408,7 +414,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
-            UnsafeApi.copyMemory(null, columnAddress(k) + (long)index * width, base, at + rowOffsets[k], width);
+            copy(null, columnAddress(k) + (long)index * width, base, at + rowOffsets[k], width);
         }
     }
 
@@ -457,8 +463,42 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
-            UnsafeApi.copyMemory(base, at + rowOffsets[k], null, columnAddress(k) + (long)index * width, width);
+            copy(base, at + rowOffsets[k], null, columnAddress(k) + (long)index * width, width);
         }
+    }
+
+    /** Copies one field: a single load and store for the widths fields have, without a native call. */
+    private static void copy(
+        final Object fromBase, final long from, final Object toBase, final long to, final int width)
+    {
+        switch (width)
+        {
+            case Byte.BYTES:
+                UnsafeApi.putByte(toBase, to, UnsafeApi.getByte(fromBase, from));
+                break;
+            case Short.BYTES:
+                UnsafeApi.putShortUnaligned(toBase, to, UnsafeApi.getShortUnaligned(fromBase, from));
+                break;
+            case Integer.BYTES:
+                UnsafeApi.putIntUnaligned(toBase, to, UnsafeApi.getIntUnaligned(fromBase, from));
+                break;
+            case Long.BYTES:
+                UnsafeApi.putLongUnaligned(toBase, to, UnsafeApi.getLongUnaligned(fromBase, from));
+                break;
+            default:
+                UnsafeApi.copyMemory(fromBase, from, toBase, to, width);
+                break;
+        }
+    }
+
+    /**
+     * Where the entity-reference fields ({@link FieldType#ENTITY}) start in a row, for code that translates handles.
+     *
+     * @return their row offsets, in column order; a copy.
+     */
+    public final int[] entityRowOffsets()
+    {
+        return entityRowOffsets.clone();
     }
 
     private void checkRow(final DirectBuffer buffer, final int offset)
