@@ -191,6 +191,30 @@ final class CommandBufferTest
     }
 
     @Test
+    void aListenerThatRunsDuringApplyCannotRecordIntoOrApplyTheSameBuffer()
+    {
+        final CommandBuffer followUps = new CommandBuffer(world);
+        positions.onAdded((entity, index) ->
+        {
+            final IllegalStateException refused =
+                assertThrows(IllegalStateException.class, () -> frozen.emplace(commands, entity));
+            assertTrue(refused.getMessage().contains("record into another CommandBuffer"), refused.getMessage());
+            assertThrows(IllegalStateException.class, commands::apply);
+            assertThrows(IllegalStateException.class, commands::clear);
+            frozen.emplace(followUps, entity);
+        });
+        final long a = world.create();
+        positions.emplace(commands, a, 1f, 1f);
+
+        commands.apply();
+        followUps.apply();
+
+        assertTrue(frozen.contains(a), "recorded into another buffer, applied after");
+        frozen.emplace(commands, a);
+        assertEquals(1, commands.size(), "the buffer records again once applied");
+    }
+
+    @Test
     void clearForgetsEverythingRecorded()
     {
         final List<Long> placeholders = new ArrayList<>();

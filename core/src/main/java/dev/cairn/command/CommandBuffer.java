@@ -79,6 +79,8 @@ public final class CommandBuffer
     private final ThreadLocal<Lane> laneOfThread = ThreadLocal.withInitial(this::newLane);
     private Lane[] lanes = new Lane[4];
     private int laneCount;
+    /** True while {@link #apply()} plays the commands back: a listener may not record into this buffer then. */
+    private boolean applying;
 
     /**
      * Creates an empty buffer for a world's entities and storages.
@@ -107,7 +109,7 @@ public final class CommandBuffer
      */
     public long create()
     {
-        final Lane lane = laneOfThread.get();
+        final Lane lane = lane();
         final long placeholder = lane.placeholder();
         lane.begin(CREATE, 0, placeholder);
         return placeholder;
@@ -121,7 +123,7 @@ public final class CommandBuffer
      */
     public void destroy(final long entity)
     {
-        laneOfThread.get().begin(DESTROY, 0, requireEntity(entity));
+        lane().begin(DESTROY, 0, requireEntity(entity));
     }
 
     /**
@@ -152,7 +154,7 @@ public final class CommandBuffer
      */
     public void remove(final long entity, final ComponentStorage<?> storage)
     {
-        laneOfThread.get().begin(REMOVE, own(storage).type().id(), requireEntity(entity)).storages(storage);
+        lane().begin(REMOVE, own(storage).type().id(), requireEntity(entity)).storages(storage);
     }
 
     /**
@@ -201,6 +203,7 @@ public final class CommandBuffer
      */
     public void clear()
     {
+        ensureNotApplying("cleared");
         for (int k = 0; k < laneCount(); k++)
         {
             lanes[k].reset();
@@ -226,9 +229,11 @@ public final class CommandBuffer
             throw new IllegalStateException("a command buffer cannot be applied while a parallel iteration of its " +
                 "World runs: apply it after the iteration returns");
         }
+        ensureNotApplying("applied again");
         final Lane[] lanes = Arrays.copyOf(this.lanes, laneCount());
         final Segments segments = Segments.of(lanes);
         final Playback playback = new Playback(lanes);
+        applying = true;
         try
         {
             for (int k = 0; k < segments.count(); k++)
@@ -244,6 +249,7 @@ public final class CommandBuffer
         }
         finally
         {
+            applying = false;
             for (final Lane lane : lanes)
             {
                 lane.reset();
@@ -257,6 +263,21 @@ public final class CommandBuffer
     public String toString()
     {
         return "CommandBuffer[" + size() + " commands from " + laneCount() + " threads]";
+    }
+
+    private Lane lane()
+    {
+        ensureNotApplying("recorded into");
+        return laneOfThread.get();
+    }
+
+    private void ensureNotApplying(final String what)
+    {
+        if (applying)
+        {
+            throw new IllegalStateException("this command buffer is being applied, so it cannot be " + what + " (from " +
+                "a listener the apply runs): record into another CommandBuffer, applied after this one");
+        }
     }
 
     private synchronized int laneCount()
@@ -282,7 +303,7 @@ public final class CommandBuffer
 
     private Row beginRow(final byte operation, final ComponentStorage<?> storage, final long entity)
     {
-        final Lane lane = laneOfThread.get();
+        final Lane lane = lane();
         lane.begin(operation, storage.type().id(), requireEntity(entity), storage.rowBytes()).storages(storage);
         return lane.row;
     }
