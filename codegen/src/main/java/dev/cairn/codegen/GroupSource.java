@@ -167,7 +167,7 @@ final class GroupSource
         }
         out.line("private final RuntimeGroup group;");
         out.line("private final Cursor cursor;");
-        out.line("private boolean iterating;");
+        IterationGuard.field(out);
     }
 
     private void constructor()
@@ -222,12 +222,7 @@ final class GroupSource
                 "world is closed; from {@code action}, closing the world or the group, or sorting it, throws too.");
         out.line("public void forEach(final Action action)");
         out.open();
-        out.line("if (iterating)");
-        out.open();
-        out.line("throw new IllegalStateException(");
-        out.line("    \"" + className + ".forEach was called from inside its own action, \" +");
-        out.line("    \"which would move the Refs of the outer loop: iterate a second " + className + "\");");
-        out.close();
+        IterationGuard.enter(out, className, "a second " + className);
         out.line("final RuntimeGroup group = this.group;");
         for (final ViewComponent component : passed)
         {
@@ -235,7 +230,7 @@ final class GroupSource
                 ";");
         }
         out.line("group.beginIteration();");
-        out.line("iterating = true;");
+
         out.line("try");
         out.open();
         out.line("int i = group.extent();");
@@ -259,7 +254,7 @@ final class GroupSource
         out.line("finally");
         out.open();
         out.line("group.endIteration();");
-        out.line("iterating = false;");
+        IterationGuard.exit(out);
         for (final ViewComponent component : passed)
         {
             out.line(refName(component) + ".moveTo(-1);");

@@ -156,7 +156,7 @@ final class ObserverSource
             out.line("private final " + component.refType() + " " + refField(component) + ";");
         }
         out.line("private final RuntimeObserver observer;");
-        out.line("private boolean iterating;");
+        IterationGuard.field(out);
     }
 
     private void constructor()
@@ -208,12 +208,7 @@ final class ObserverSource
                 "world is closed; from {@code action}, closing the world or the observer throws too.");
         out.line("public void forEach(final Action action)");
         out.open();
-        out.line("if (iterating)");
-        out.open();
-        out.line("throw new IllegalStateException(");
-        out.line("    \"" + className + ".forEach was called from inside its own action, \" +");
-        out.line("    \"which would move the Refs of the outer loop: iterate a second " + className + "\");");
-        out.close();
+        IterationGuard.enter(out, className, "a second " + className);
         out.line("final RuntimeObserver observer = this.observer;");
         for (final ViewComponent component : passed)
         {
@@ -221,7 +216,7 @@ final class ObserverSource
                 ";");
         }
         out.line("observer.beginIteration();");
-        out.line("iterating = true;");
+
         out.line("try");
         out.open();
         out.line("int i = observer.extent();");
@@ -257,7 +252,7 @@ final class ObserverSource
         out.line("finally");
         out.open();
         out.line("observer.endIteration();");
-        out.line("iterating = false;");
+        IterationGuard.exit(out);
         for (final ViewComponent component : passed)
         {
             out.line(refField(component) + ".moveTo(-1);");

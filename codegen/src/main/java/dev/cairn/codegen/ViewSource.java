@@ -202,7 +202,7 @@ final class ViewSource
             out.line("private final " + component.refType() + " " + refField(component) + ";");
         }
         out.line("private final Cursor cursor;");
-        out.line("private boolean iterating;");
+        IterationGuard.field(out);
     }
 
     private void constructor()
@@ -239,14 +239,7 @@ final class ViewSource
         out.line("public void forEach(" + sinceParameter + "final Action action)");
         out.open();
         out.line(ENSURE_OPEN + "();");
-        out.line("if (iterating)");
-        out.open();
-        out.line("throw new IllegalStateException(");
-        out.line("    \"" + viewName + ".forEach was called from inside its own action, \" +");
-        out.line("    \"which would move the Refs of the outer loop: iterate a second " + viewName + " \" +");
-        out.line("    \"in the inner loop (new " + viewName + "(world))\");");
-        out.close();
-        out.line("iterating = true;");
+        IterationGuard.enter(out, viewName, "a second " + viewName + " (new " + viewName + "(world))");
         out.line("try");
         out.open();
         if (included.size() == 1)
@@ -268,7 +261,7 @@ final class ViewSource
         out.close();
         out.line("finally");
         out.open();
-        out.line("iterating = false;");
+        IterationGuard.exit(out);
         for (final ViewComponent component : passed)
         {
             out.line(refField(component) + ".moveTo(-1);");

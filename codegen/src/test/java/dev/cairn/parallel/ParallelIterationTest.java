@@ -265,6 +265,40 @@ final class ParallelIterationTest
     }
 
     @Test
+    void aViewIteratedByOneThreadRefusesAForEachFromAnother() throws Exception
+    {
+        populate(new Random(2), 100);
+        final ParallelFixtures_LivingView living = new ParallelFixtures_LivingView(world);
+        final java.util.concurrent.CountDownLatch inside = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        final Thread first = new Thread(() -> living.forEach((entity, health) ->
+        {
+            inside.countDown();
+            try
+            {
+                release.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }), "first-iterator");
+        first.start();
+        inside.await();
+
+        final IllegalStateException shared =
+            assertThrows(IllegalStateException.class, () -> living.forEach((entity, health) -> { }));
+
+        release.countDown();
+        first.join();
+        assertTrue(shared.getMessage().contains("while first-iterator iterates it") &&
+            shared.getMessage().contains("give each thread its own ParallelFixtures_LivingView"), shared.getMessage());
+        final AtomicInteger visits = new AtomicInteger();
+        living.forEach((entity, health) -> visits.incrementAndGet());
+        assertEquals(living.count(), visits.get(), "usable again once the other thread's loop returned");
+    }
+
+    @Test
     void anEmptyViewOrAClosedWorldRunsNoAction()
     {
         final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);

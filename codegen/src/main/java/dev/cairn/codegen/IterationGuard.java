@@ -1,0 +1,52 @@
+package dev.cairn.codegen;
+
+/**
+ * The guard generated views, groups and observers put around {@code forEach}: their {@code Ref}s serve one loop at a
+ * time, so a {@code forEach} from inside its own action, or from a second thread while one runs, throws instead of
+ * moving the Refs under the running loop. The second-thread check is best effort (a plain field, no lock): it catches
+ * the mistake, it does not make sharing safe.
+ */
+final class IterationGuard
+{
+    /** The field holding the thread that iterates, null when none does. */
+    static final String FIELD = "iteratedBy";
+
+    private IterationGuard()
+    {
+    }
+
+    /** Declares the field. */
+    static void field(final JavaWriter out)
+    {
+        out.line("private Thread " + FIELD + ";");
+    }
+
+    /**
+     * Checks that no loop of this object runs, then records the current thread.
+     *
+     * @param out       where the statements go.
+     * @param className the generated class, for the messages.
+     * @param inner     what to iterate in an inner loop instead, for example {@code "a second MovementGroup"}.
+     */
+    static void enter(final JavaWriter out, final String className, final String inner)
+    {
+        out.line("final Thread thread = Thread.currentThread();");
+        out.line("if (" + FIELD + " != null)");
+        out.open();
+        out.line("throw new IllegalStateException(" + FIELD + " == thread ?");
+        out.line("    \"" + className + ".forEach was called from inside its own action, \" +");
+        out.line("    \"which would move the Refs of the outer loop: \" +");
+        out.line("    \"iterate " + inner + " in the inner loop\" :");
+        out.line("    \"" + className + ".forEach was called on \" + thread.getName() + \" while \" +");
+        out.line("    " + FIELD + ".getName() + \" iterates it: its Refs serve one thread at a time; \" +");
+        out.line("    \"give each thread its own " + className + ", or use parallelForEach\");");
+        out.close();
+        out.line(FIELD + " = thread;");
+    }
+
+    /** Forgets the thread; goes in the {@code finally} block. */
+    static void exit(final JavaWriter out)
+    {
+        out.line(FIELD + " = null;");
+    }
+}
