@@ -311,16 +311,71 @@ final class ParallelIterationTest
     }
 
     @Test
-    void aCommonPoolRunAllocatesPerChunkNotPerEntity()
+    void aRunAllocatesPerChunkNotPerEntity() throws Exception
     {
-        populate(new Random(1), 2000);
-        final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
-        final AtomicInteger visits = new AtomicInteger();
-        movers.parallelForEach((entity, position, velocity) -> visits.incrementAndGet());
-        assertEquals(movers.count(), visits.get());
-        assertSame(Chunks.AUTOMATIC, 0);
-        assertEquals(Chunks.MIN_AUTOMATIC_CHUNK, Chunks.automaticSize(100, 8));
-        assertEquals(12_500, Chunks.automaticSize(1_000_000, 10));
+        final List<Thread> workers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final ForkJoinPool two = new ForkJoinPool(2, pool ->
+        {
+            final java.util.concurrent.ForkJoinWorkerThread worker =
+                ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+            workers.add(worker);
+            return worker;
+        }, null, false);
+        try
+        {
+            final com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+            final long small = allocatedByARun(two, threads, workers, 4_000);
+            final long large = allocatedByARun(two, threads, workers, 40_000);
+            assertTrue(Math.abs(large - small) < 4096 && large < 16384,
+                "bytes allocated by a run of 4 chunks over 4,000 entities: " + small + ", over 40,000: " + large);
+            assertEquals(Chunks.MIN_AUTOMATIC_CHUNK, Chunks.automaticSize(100, 8));
+            assertEquals(12_500, Chunks.automaticSize(1_000_000, 10));
+        }
+        finally
+        {
+            two.shutdownNow();
+        }
+    }
+
+    /** The fewest bytes one of 30 runs of 4 chunks over {@code count} entities allocated, on every thread. */
+    private static long allocatedByARun(
+        final ForkJoinPool pool,
+        final com.sun.management.ThreadMXBean threads,
+        final List<Thread> workers,
+        final int count)
+    {
+        try (World other = new World(1 << 17))
+        {
+            final ParallelFixtures_PositionStorage positions = other.storage(ParallelFixtures_PositionStorage.TYPE);
+            final ParallelFixtures_VelocityStorage velocities = other.storage(ParallelFixtures_VelocityStorage.TYPE);
+            for (int i = 0; i < count; i++)
+            {
+                final long entity = other.create();
+                positions.emplace(entity, i, i);
+                velocities.emplace(entity, 1, 1);
+            }
+            final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(other);
+            final float[] sink = new float[1];
+            long fewest = Long.MAX_VALUE;
+            for (int round = 0; round < 30; round++)
+            {
+                final long before = allocatedBy(threads, workers);
+                movers.parallelForEach(pool, count / 4, (entity, position, velocity) -> sink[0] += position.x() * 0f);
+                fewest = Math.min(fewest, allocatedBy(threads, workers) - before);
+            }
+            return fewest;
+        }
+    }
+
+    private static long allocatedBy(final com.sun.management.ThreadMXBean threads, final List<Thread> workers)
+    {
+        long bytes = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+        for (final Thread worker : workers)
+        {
+            bytes += Math.max(0, threads.getThreadAllocatedBytes(worker.getId()));
+        }
+        return bytes;
     }
 
     /** Entities with random components of every policy, with removals in between so that every lead has holes. */
