@@ -41,7 +41,8 @@ import java.util.function.LongConsumer;
  * <p>
  * <b>Closing.</b> After the world (or a set) is closed, every method except {@link #included(int)},
  * {@link #excluded(int)} and the counts throws {@link IllegalStateException}; closing the world while an iteration
- * is in progress throws and closes nothing. Not thread-safe.
+ * is in progress throws and closes nothing. Not thread-safe, except {@link #parallelForEach(LongConsumer)}, which
+ * runs on a pool's threads with the world's structure locked (see {@code docs/threads.md}).
  */
 public final class RuntimeView
 {
