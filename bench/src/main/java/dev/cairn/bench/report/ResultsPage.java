@@ -217,6 +217,11 @@ public final class ResultsPage
                 .append(String.join(", ", results.skipped())).append(".\n\n");
         }
 
+        md.append("## Feature workloads\n\n");
+        md.append("Signals, groups, snapshots, parallel iteration and command buffers are measured in runs of their own, ")
+            .append("each against its baseline in the same run, and reported with the command on their pages: ")
+            .append("[signals](signals.md#what-it-costs), [groups](groups.md#what-it-costs), [snapshots](snapshots.md#costs), ")
+            .append("[threads](threads.md#costs).\n\n");
         md.append("## Reproduce\n\n");
         md.append("```bash\n");
         md.append("mvn -q -DskipTests package                     # builds bench/target/benchmarks.jar\n");
