@@ -256,8 +256,9 @@ public final class RuntimeGroup implements AutoCloseable
      * @param comparator compares packed indices of the first owned storage ({@code positions.comparingX()}); it must
      *                   only read.
      * @throws IllegalStateException if the group is not owning, a more restrictive group nests in it (sorting would
-     *                               break that group's range; sort the innermost group), it is being iterated, or it
-     *                               or its world is closed.
+     *                               break that group's range; sort the innermost group), any owned storage is
+     *                               being iterated (for example by an enclosing group's walk), or it or its world is
+     *                               closed; nothing is reordered then.
      */
     public void sort(final IndexComparator comparator)
     {
@@ -274,6 +275,12 @@ public final class RuntimeGroup implements AutoCloseable
             throw new IllegalStateException(
                 "cannot sort group " + description + ": group " + inner.description + " nests in it and keeps its " +
                 "entities at the front of the same storages; sort the innermost group");
+        }
+        // Every owned storage must accept the permutation before the first one takes it: a storage being iterated
+        // or locked would otherwise refuse half-way, leaving the others permuted and the group misaligned.
+        for (final ComponentStorage<?> storage : owned)
+        {
+            storage.ensureOwnedReorderable(family, length);
         }
         final int[] order = owned[0].sortOwned(family, length, comparator);
         for (int k = 1; k < owned.length; k++)

@@ -1277,8 +1277,19 @@ public class SparseSet implements AutoCloseable
         applyPermutation(order, length);
     }
 
-    /** Checks an owner's reordering of {@code [0, length)} and returns the identity order. */
-    private int[] ownedOrder(final Object owner, final int length)
+    /**
+     * Checks, changing nothing, that {@code owner} may reorder the first {@code length} members now, as
+     * {@link #sortOwned} and {@link #permuteOwned} check: a structure that reorders several sets together checks them
+     * all before it reorders any.
+     *
+     * @param owner  the owner given to {@link #claim}.
+     * @param length how many members, from index 0, it would reorder.
+     * @throws IllegalStateException     if {@code owner} does not own the set, or it is closed, locked or being
+     *                                   iterated.
+     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
+     *                                   tombstone.
+     */
+    public final void ensureOwnedReorderable(final Object owner, final int length)
     {
         ensureMutable("sort");
         if (owner == null || owner != this.owner)
@@ -1295,13 +1306,22 @@ public class SparseSet implements AutoCloseable
             throw new IndexOutOfBoundsException(
                 "cannot rearrange the first " + length + " members of " + name + ": it has [0, " + extent + ")");
         }
-        final int[] order = new int[length];
         for (int k = 0; k < length; k++)
         {
             if (packedGet(k) < 0)
             {
                 throw new IndexOutOfBoundsException("index " + k + " of " + name + " holds a tombstone");
             }
+        }
+    }
+
+    /** Checks an owner's reordering of {@code [0, length)} and returns the identity order. */
+    private int[] ownedOrder(final Object owner, final int length)
+    {
+        ensureOwnedReorderable(owner, length);
+        final int[] order = new int[length];
+        for (int k = 0; k < length; k++)
+        {
             order[k] = k;
         }
         return order;

@@ -1,0 +1,135 @@
+package dev.cairn.groups;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.group.RuntimeGroup;
+import dev.cairn.set.IndexComparator;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Groups stay exact and aligned, or refuse a change with nothing changed, in the corners: sorts and builds during
+ * walks, groups that nest with the same number of components, refused builds.
+ */
+final class GroupIntegrityTest
+{
+    private final World world = new World(1 << 12);
+    private final GroupFixtures_PosStorage positions = world.storage(GroupFixtures_PosStorage.TYPE);
+    private final GroupFixtures_VelStorage velocities = world.storage(GroupFixtures_VelStorage.TYPE);
+    private final GroupFixtures_AccStorage accelerations = world.storage(GroupFixtures_AccStorage.TYPE);
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    @Test
+    void sortingAGroupWhileAnOwnedStorageOtherThanTheFirstIsIteratedThrowsWithNothingReordered()
+    {
+        moving(5, false);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final List<Long> before = range(movement.group());
+
+        velocities.forEach(entity ->
+        {
+            final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> movement.sort(descendingX()));
+            assertTrue(refused.getMessage().contains("Vel storage"), refused.getMessage());
+        });
+
+        assertEquals(before, range(movement.group()));
+        assertAligned(movement.group());
+        movement.forEach((entity, pos, vel) -> assertEquals(pos.x(), vel.dx(), Entity.toString(entity)));
+    }
+
+    @Test
+    void sortingANestedGroupWhileTheEnclosingGroupIsWalkedThrowsWithNothingReordered()
+    {
+        moving(6, true);
+        // The enclosing group walks Vel, its first owned storage; the nested one permutes Pos before Vel.
+        final RuntimeGroup outer = world.group().owning(GroupFixtures.Vel.class, GroupFixtures.Pos.class).build();
+        final GroupFixtures_AcceleratedGroup accelerated = new GroupFixtures_AcceleratedGroup(world);
+        final List<Long> before = range(accelerated.group());
+        final int[] refusals = {0};
+
+        outer.forEach(entity ->
+        {
+            assertThrows(IllegalStateException.class, () -> accelerated.sort(descendingX()));
+            refusals[0]++;
+        });
+
+        assertEquals(6, refusals[0]);
+        assertEquals(before, range(accelerated.group()));
+        assertNested(accelerated.group(), outer);
+        accelerated.forEach((entity, pos, vel, acc) ->
+        {
+            assertEquals(acc.ax(), pos.x(), Entity.toString(entity));
+            assertEquals(acc.ax(), vel.dx(), Entity.toString(entity));
+        });
+    }
+
+    /** Walks visit larger x first: the reverse of the order a group built over {@link #moving} walks. */
+    private IndexComparator descendingX()
+    {
+        return (left, right) -> Float.compare(positions.xAt(right), positions.xAt(left));
+    }
+
+    /** Entities 0 to count - 1 with Pos and Vel of x = dx = i, and Acc of ax = i if {@code accelerated}. */
+    private long[] moving(final int count, final boolean accelerated)
+    {
+        final long[] e = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            e[i] = world.create();
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+            if (accelerated)
+            {
+                accelerations.emplace(e[i], i, 0f);
+            }
+        }
+        return e;
+    }
+
+    private static List<Long> range(final RuntimeGroup group)
+    {
+        final List<Long> entities = new ArrayList<>();
+        for (int i = 0; i < group.extent(); i++)
+        {
+            entities.add(group.entityAt(i));
+        }
+        return entities;
+    }
+
+    private static void assertAligned(final RuntimeGroup group)
+    {
+        for (int i = 0; i < group.extent(); i++)
+        {
+            final long entity = group.owned(0).entityAt(i);
+            for (int k = 1; k < group.ownedCount(); k++)
+            {
+                assertEquals(entity, group.owned(k).entityAt(i), "owned storage " + k + " at index " + i);
+            }
+            assertTrue(group.contains(entity), Entity.toString(entity));
+        }
+    }
+
+    private static void assertNested(final RuntimeGroup inner, final RuntimeGroup outer)
+    {
+        assertAligned(inner);
+        assertAligned(outer);
+        assertTrue(inner.extent() <= outer.extent());
+        for (int i = 0; i < inner.extent(); i++)
+        {
+            assertEquals(inner.entityAt(i), outer.entityAt(i), "the inner range is a prefix of the outer one");
+        }
+    }
+}
