@@ -76,10 +76,64 @@ final class GroupIntegrityTest
         });
     }
 
+    @Test
+    void aGroupNestsInAnotherNamingAsManyComponentsWhicheverIsBuiltFirst()
+    {
+        for (final boolean ownerOfBothFirst : new boolean[]{true, false})
+        {
+            try (World w = new World(1 << 12))
+            {
+                final GroupFixtures_PosStorage p = w.storage(GroupFixtures_PosStorage.TYPE);
+                final GroupFixtures_VelStorage v = w.storage(GroupFixtures_VelStorage.TYPE);
+                final long[] e = new long[8];
+                for (int i = 0; i < e.length; i++)
+                {
+                    e[i] = w.create();
+                    p.emplace(e[i], i, 0f);
+                    if (i % 3 != 0)
+                    {
+                        v.emplace(e[i], i, 0f);
+                    }
+                }
+                // Movement owns Pos and Vel; the other owns Pos and requires Vel: Movement nests in it, both name two.
+                final GroupFixtures_MovementGroup movement;
+                final RuntimeGroup posWithVel;
+                if (ownerOfBothFirst)
+                {
+                    movement = new GroupFixtures_MovementGroup(w);
+                    posWithVel = w.group().owning(GroupFixtures.Pos.class).with(GroupFixtures.Vel.class).build();
+                }
+                else
+                {
+                    posWithVel = w.group().owning(GroupFixtures.Pos.class).with(GroupFixtures.Vel.class).build();
+                    movement = new GroupFixtures_MovementGroup(w);
+                }
+                assertNested(movement.group(), posWithVel);
+                v.emplace(e[0], 0f, 0f);
+                v.erase(e[1]);
+                p.erase(e[2]);
+                w.destroy(e[4]);
+                assertNested(movement.group(), posWithVel);
+                assertEquals(3, movement.size(), "e0, e5 and e7");
+                movement.forEach((entity, pos, vel) -> assertEquals(pos.x(), vel.dx(), Entity.toString(entity)));
+                assertThrows(IllegalStateException.class, () -> posWithVel.sort(descendingX(p)),
+                    "Movement nests in it: only Movement may be sorted");
+                movement.sort(descendingX(p));
+                assertNested(movement.group(), posWithVel);
+                movement.forEach((entity, pos, vel) -> assertEquals(pos.x(), vel.dx(), Entity.toString(entity)));
+            }
+        }
+    }
+
     /** Walks visit larger x first: the reverse of the order a group built over {@link #moving} walks. */
     private IndexComparator descendingX()
     {
-        return (left, right) -> Float.compare(positions.xAt(right), positions.xAt(left));
+        return descendingX(positions);
+    }
+
+    private static IndexComparator descendingX(final GroupFixtures_PosStorage storage)
+    {
+        return (left, right) -> Float.compare(storage.xAt(right), storage.xAt(left));
     }
 
     /** Entities 0 to count - 1 with Pos and Vel of x = dx = i, and Acc of ax = i if {@code accelerated}. */

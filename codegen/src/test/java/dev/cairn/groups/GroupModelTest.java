@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 /**
  * Model-based test of groups: seeded random sequences of creates, destroys, adds, removals, clears, group sorts and
  * iterations that remove the entity they visit, with groups of every kind (full-owning, a nested one inside it,
- * partial-owning, non-owning; generated and built at run time) created and closed at any point, against a model of
+ * partial-owning, non-owning, one that nests with the full-owning one naming as many components; generated and built
+ * at run time) created and closed at any point, against a model of
  * the storages. After every operation each open group must hold exactly the entities that match its rule; an owning
  * group's owned storages must hold its entities at {@code [0, size)} in the same order, a nested group's range must be
  * a prefix of its enclosing group's, and every component must read back its values.
@@ -46,7 +47,9 @@ final class GroupModelTest
         HEAVY(Set.of(Kind.MASS), Set.of(Kind.HP, Kind.MARKED), Set.of()),
         WOUNDED(Set.of(), Set.of(Kind.HP, Kind.POS), Set.of(Kind.FROZEN)),
         RUNTIME_MASS(Set.of(Kind.MASS), Set.of(), Set.of(Kind.FROZEN)),
-        RUNTIME_TAGS(Set.of(), Set.of(Kind.MARKED), Set.of(Kind.VEL));
+        RUNTIME_TAGS(Set.of(), Set.of(Kind.MARKED), Set.of(Kind.VEL)),
+        /** Names as many components as MOVEMENT, which nests in it: only the nesting relation orders the two. */
+        RUNTIME_POS_WITH_VEL(Set.of(Kind.POS), Set.of(Kind.VEL), Set.of());
 
         final Set<Kind> owns;
         final Set<Kind> with;
@@ -317,6 +320,8 @@ final class GroupModelTest
                     case RUNTIME_MASS:
                         return world.group().owning(GroupFixtures.Mass.class).without(GroupFixtures.Frozen.class)
                             .build();
+                    case RUNTIME_POS_WITH_VEL:
+                        return world.group().owning(GroupFixtures.Pos.class).with(GroupFixtures.Vel.class).build();
                     default:
                         return world.group().with(GroupFixtures.Marked.class).without(GroupFixtures.Vel.class)
                             .build();

@@ -56,7 +56,7 @@ public final class RuntimeGroup implements AutoCloseable
     private final String description;
     /** A non-owning group's entities; null for an owning group. */
     private final SparseSet entities;
-    /** The groups this one shares owned storages with, least restrictive first; null for a non-owning group. */
+    /** The groups this one shares owned storages with, outermost first; null for a non-owning group. */
     private Family family;
     private final List<Follower> followers = new ArrayList<>();
     /** An owning group's entities sit at [0, length) of every owned storage. */
@@ -368,7 +368,10 @@ public final class RuntimeGroup implements AutoCloseable
         lead().ensureOpen();
     }
 
-    /** How restrictive the rule is: a group nested in another names more components. */
+    /**
+     * How restrictive the rule is: a group nested in another names at least as many components. Only orders the hooks
+     * of one storage; a family orders its groups by the nesting relation itself.
+     */
     private int restrictiveness()
     {
         return owned.length + with.length + without.length;
@@ -562,12 +565,12 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Owning groups that share owned storages, each nested in the next less restrictive one; the object that owns
+     * Owning groups that share owned storages, each nested in the one before it; the object that owns
      * their storages' order ({@link SparseSet#claim}).
      */
     private static final class Family
     {
-        /** Least restrictive first. */
+        /** Outermost first: each group's entities are a prefix of the range of every group before it. */
         final List<RuntimeGroup> groups = new ArrayList<>();
         /** Every storage some group of the family owns. */
         final Set<ComponentStorage<?>> storages = new LinkedHashSet<>();
@@ -610,11 +613,15 @@ public final class RuntimeGroup implements AutoCloseable
             }
         }
 
-        /** Adds a group in its place and rebuilds every range, outermost first. */
+        /**
+         * Adds a group in its place, in front of the first member that nests in it, and rebuilds every range,
+         * outermost first. The place follows from the nesting relation, not from how many components the rules name:
+         * a group owning Pos and Vel nests in one owning Pos with Vel, though both name two.
+         */
         void add(final RuntimeGroup group)
         {
             int at = 0;
-            while (at < groups.size() && groups.get(at).restrictiveness() <= group.restrictiveness())
+            while (at < groups.size() && !strictlyNests(groups.get(at), group))
             {
                 at++;
             }
@@ -628,6 +635,12 @@ public final class RuntimeGroup implements AutoCloseable
                 }
             }
             rebuild();
+        }
+
+        /** Whether {@code inner} nests in {@code outer} and the two rules differ (identical rules nest both ways). */
+        private static boolean strictlyNests(final RuntimeGroup inner, final RuntimeGroup outer)
+        {
+            return Builder.nests(inner, outer) && !Builder.nests(outer, inner);
         }
 
         /** Rebuilds every range of the family from scratch, outermost first. */
