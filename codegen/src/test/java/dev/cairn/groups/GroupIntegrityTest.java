@@ -125,6 +125,31 @@ final class GroupIntegrityTest
         }
     }
 
+    @Test
+    void aGroupThatWouldJoinTwoGroupsThatDoNotNestIsRefusedNamingBothWithNothingRegistered()
+    {
+        final long[] e = moving(4, false);
+        final RuntimeGroup ownsPos = world.group().owning(GroupFixtures.Pos.class).build();
+        final RuntimeGroup ownsVel = world.group().owning(GroupFixtures.Vel.class).build();
+
+        // It nests in each, but the two do not nest in each other: one family cannot hold all three.
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> world.group().owning(GroupFixtures.Pos.class, GroupFixtures.Vel.class).build());
+
+        assertTrue(refused.getMessage().contains("group owning Pos and group owning Vel"), refused.getMessage());
+        assertEquals(List.of(ownsPos, ownsVel), world.groups());
+        ownsVel.sort((left, right) -> Float.compare(velocities.dxAt(right), velocities.dxAt(left)));
+        ownsPos.sort(descendingX());
+        world.destroy(e[0]);
+        assertEquals(3, ownsPos.size());
+        assertEquals(3, ownsVel.size());
+        ownsVel.close();
+        velocities.sort(velocities.comparingDx());
+        final RuntimeGroup again = world.group().owning(GroupFixtures.Vel.class, GroupFixtures.Pos.class).build();
+        assertNested(again, ownsPos);
+        assertEquals(3, again.size());
+    }
+
     /** Walks visit larger x first: the reverse of the order a group built over {@link #moving} walks. */
     private IndexComparator descendingX()
     {

@@ -841,12 +841,19 @@ public final class RuntimeGroup implements AutoCloseable
          * @throws IllegalArgumentException  if the rule requires nothing, names a component twice or on both sides, or
          *                                   owns an {@link DeletionPolicy#IN_PLACE} storage.
          * @throws IllegalStateException     if an owned storage is owned by a group this one does not nest with (the
-         *                                   message names both), is being iterated, or the world is closed.
+         *                                   message names both), the owned storages belong to groups that do not nest
+         *                                   in each other (the message names two), a storage it would reorder is being
+         *                                   iterated, a parallel iteration runs, or the world is closed; nothing is
+         *                                   registered or changed then.
          * @throws dev.cairn.memory.OffHeapExhaustedException if a non-owning group's memory cannot be allocated.
          */
         public RuntimeGroup build()
         {
             validate();
+            if (offHeap.structureLockedBy() != null)
+            {
+                throw offHeap.lockedStructure("build group " + describe() + " in");
+            }
             final RuntimeGroup group = new RuntimeGroup(this);
             if (!owned.isEmpty())
             {
@@ -858,7 +865,14 @@ public final class RuntimeGroup implements AutoCloseable
                 for (final ComponentStorage<?> storage : owned)
                 {
                     refuseIfIterated(storage, group);
+                    if (!family.storages.contains(storage) && storage.ownerName() != null)
+                    {
+                        throw new IllegalStateException(
+                            storage.name() + " is owned by " + storage.ownerName() + ", so group " +
+                            group.description + " cannot own it too; close that group first");
+                    }
                 }
+                // Everything is checked: from here on the group is registered whole or not at all.
                 family.add(group);
             }
             else
@@ -940,6 +954,7 @@ public final class RuntimeGroup implements AutoCloseable
         private Family familyFor(final RuntimeGroup group)
         {
             Family family = null;
+            RuntimeGroup familyMember = null;
             for (final RuntimeGroup other : world.groups)
             {
                 if (other.family == null || !sharesOwned(other, group))
@@ -953,7 +968,15 @@ public final class RuntimeGroup implements AutoCloseable
                         "groups may share owned storages only if one nests in the other (owns all the other owns, " +
                         "and requires and excludes all the other does); make them nest, or own different storages");
                 }
+                if (family != null && other.family != family)
+                {
+                    throw new IllegalStateException(
+                        "group " + group.description + " cannot own what group " + familyMember.description + " and group " +
+                        other.description + " own: neither of those nests in the other, so their storages cannot " +
+                        "keep one nested order; own the storages of only one of them, or make them nest");
+                }
                 family = other.family;
+                familyMember = other;
             }
             if (family != null)
             {
