@@ -150,6 +150,56 @@ final class GroupIntegrityTest
         assertEquals(3, again.size());
     }
 
+    @Test
+    void buildingANestedGroupWhileACursorWalksTheEnclosingOneStopsTheCursorInsteadOfRevisitingEntities()
+    {
+        final long[] e = moving(10, false);
+        for (int i = 0; i < e.length; i += 2)
+        {
+            accelerations.emplace(e[i], i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final GroupFixtures_MovementGroup.Cursor cursor = movement.cursor();
+        for (int step = 0; step < 3; step++)
+        {
+            assertTrue(cursor.next());
+        }
+
+        // The rebuild moves Accelerated's entities to the front of Movement's range, as a sort would.
+        final GroupFixtures_AcceleratedGroup accelerated = new GroupFixtures_AcceleratedGroup(world);
+
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, cursor::next);
+        assertTrue(stopped.getMessage().contains("start again with cursor()"), stopped.getMessage());
+        final List<Long> seen = new ArrayList<>();
+        for (GroupFixtures_MovementGroup.Cursor again = movement.cursor(); again.next(); )
+        {
+            seen.add(again.entity());
+        }
+        assertEquals(10, new java.util.HashSet<>(seen).size());
+        assertEquals(10, seen.size());
+        assertNested(accelerated.group(), movement.group());
+    }
+
+    @Test
+    void buildingAGroupThatWouldRebuildTheRangeOfAStorageBeingWalkedIsRefusedWithNothingRegistered()
+    {
+        moving(6, false);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final List<Long> before = range(movement.group());
+
+        // The new group owns only Pos, but joining Movement's family rebuilds Movement's range in Vel too.
+        velocities.forEach(entity ->
+        {
+            final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> world.group().owning(GroupFixtures.Pos.class).build());
+            assertTrue(refused.getMessage().contains("Vel storage is being iterated"), refused.getMessage());
+        });
+
+        assertEquals(1, world.groups().size());
+        assertEquals(before, range(movement.group()));
+        assertAligned(movement.group());
+    }
+
     /** Walks visit larger x first: the reverse of the order a group built over {@link #moving} walks. */
     private IndexComparator descendingX()
     {

@@ -240,7 +240,8 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * A number that changes whenever the group is sorted; a cursor compares it at each step.
+     * A number that changes whenever the group is sorted, or its range rebuilt because a group that nests with it was
+     * built; a cursor compares it at each step.
      *
      * @return the current count.
      */
@@ -643,7 +644,11 @@ public final class RuntimeGroup implements AutoCloseable
             return Builder.nests(inner, outer) && !Builder.nests(outer, inner);
         }
 
-        /** Rebuilds every range of the family from scratch, outermost first. */
+        /**
+         * Rebuilds every range of the family from scratch, outermost first. It reorders the storages as a sort does,
+         * so it counts as one: a cursor walking a group of the family throws at its next step instead of visiting
+         * some entities twice.
+         */
         void rebuild()
         {
             for (final RuntimeGroup each : groups)
@@ -653,6 +658,10 @@ public final class RuntimeGroup implements AutoCloseable
             for (final RuntimeGroup each : groups)
             {
                 each.populate();
+            }
+            for (final ComponentStorage<?> storage : storages)
+            {
+                storage.countReordering(this);
             }
         }
 

@@ -918,8 +918,8 @@ public class SparseSet implements AutoCloseable
 
     /**
      * A number that changes whenever members are reordered on purpose ({@link #sort}, {@link #sortAs},
-     * {@link #swapElements}, {@link #compact()}); a cursor compares it at each step to detect a reordering it could
-     * not prevent.
+     * {@link #swapElements}, {@link #compact()}, an owner's {@link #sortOwned}, {@link #permuteOwned} and
+     * {@link #countReordering}); a cursor compares it at each step to detect a reordering it could not prevent.
      *
      * @return the current reorder count.
      */
@@ -1211,6 +1211,24 @@ public class SparseSet implements AutoCloseable
         {
             swapIndices(a, b);
         }
+    }
+
+    /**
+     * Counts, for the structure that owns the set's order, a reordering it made with {@link #swapOwned} that a cursor
+     * must not walk through: a group rebuilding its range. A cursor over the set throws at its next step, as after a
+     * sort.
+     *
+     * @param owner the owner given to {@link #claim}.
+     * @throws IllegalStateException if {@code owner} does not own the set, or it is closed.
+     */
+    public final void countReordering(final Object owner)
+    {
+        ensureOpen();
+        if (owner == null || owner != this.owner)
+        {
+            throw new IllegalStateException(name + " is not owned by the caller; only its owner may reorder it");
+        }
+        reorderCount++;
     }
 
     /**
