@@ -200,6 +200,28 @@ final class GroupIntegrityTest
         assertAligned(movement.group());
     }
 
+    @Test
+    void anOwningGroupReadsEmptyOnceItOrItsWorldIsClosed()
+    {
+        moving(3, false);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final RuntimeGroup outer = world.group().owning(GroupFixtures.Pos.class).build();
+        assertEquals(3, movement.size());
+
+        movement.close();
+
+        assertEquals(0, movement.size());
+        assertTrue(movement.isEmpty());
+        assertEquals(0, movement.group().extent());
+        assertThrows(IllegalStateException.class, () -> movement.group().entityAt(0));
+        assertEquals(3, outer.size());
+        world.close();
+        assertEquals(0, outer.size());
+        assertTrue(outer.isEmpty());
+        assertEquals(0, outer.extent());
+        assertThrows(IllegalStateException.class, () -> outer.entityAt(0));
+    }
+
     /** Walks visit larger x first: the reverse of the order a group built over {@link #moving} walks. */
     private IndexComparator descendingX()
     {

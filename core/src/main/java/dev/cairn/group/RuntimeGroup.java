@@ -82,7 +82,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public int size()
     {
-        return entities != null ? entities.memberCount() : length;
+        return entities != null ? entities.memberCount() : openLength();
     }
 
     /**
@@ -175,7 +175,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public int extent()
     {
-        return entities != null ? entities.extent() : length;
+        return entities != null ? entities.extent() : openLength();
     }
 
     /**
@@ -192,7 +192,7 @@ public final class RuntimeGroup implements AutoCloseable
         {
             return entities.entityAt(index);
         }
-        if (index < 0 || index >= length)
+        if (index < 0 || index >= openLength())
         {
             ensureOpen();
             throw new IndexOutOfBoundsException("index " + index + " is outside the group's range [0, " + length +
@@ -344,6 +344,12 @@ public final class RuntimeGroup implements AutoCloseable
     // -------------------------------------------------------------------------------------------------------------
     // Keeping the group exact.
     // -------------------------------------------------------------------------------------------------------------
+
+    /** An owning group's length, 0 once it or its world is closed (a closed non-owning group's set reads 0 too). */
+    private int openLength()
+    {
+        return closed || owned[0].isClosed() ? 0 : length;
+    }
 
     private SparseSet lead()
     {
