@@ -3,6 +3,7 @@ package dev.cairn.groups;
 import dev.cairn.Entity;
 import dev.cairn.World;
 import dev.cairn.group.RuntimeGroup;
+import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.set.IndexComparator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -220,6 +221,82 @@ final class GroupIntegrityTest
         assertTrue(outer.isEmpty());
         assertEquals(0, outer.extent());
         assertThrows(IllegalStateException.class, () -> outer.entityAt(0));
+    }
+
+    @Test
+    void clearingAStorageFromTheRemovalListenerOfOneOfItsMembersKeepsGroupsAndObserversExact()
+    {
+        final RuntimeObserver observer = world.observer().onAdded(GroupFixtures.Acc.class)
+            .with(GroupFixtures.Pos.class).build();
+        final long[] e = moving(4, true);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final RuntimeGroup partial = world.group().owning(GroupFixtures.Acc.class).with(GroupFixtures.Pos.class)
+            .build();
+        final RuntimeGroup nonOwning = world.group().with(GroupFixtures.Pos.class, GroupFixtures.Acc.class).build();
+        assertEquals(4, observer.size());
+        final List<Float> seenByListener = new ArrayList<>();
+        final boolean[] once = {false};
+        positions.onRemoving((entity, index) ->
+        {
+            if (!once[0])
+            {
+                once[0] = true;
+                positions.clear();
+                // The member whose removal is announced is still there for the listeners.
+                seenByListener.add(positions.x(entity));
+            }
+        });
+
+        positions.erase(e[0]);
+
+        assertEquals(List.of(0f), seenByListener);
+        assertEquals(0, positions.size());
+        assertEquals(0, movement.size());
+        assertEquals(0, partial.size());
+        assertEquals(0, nonOwning.size());
+        assertEquals(0, observer.size());
+        final long late = world.create();
+        positions.emplace(late, 5f, 0f);
+        velocities.emplace(late, 5f, 0f);
+        positions.emplace(e[0], 7f, 0f);
+        assertEquals(2, movement.size());
+        assertAligned(movement.group());
+        movement.forEach((entity, pos, vel) -> assertEquals(entity == late ? 5f : 0f, vel.dx()));
+        assertEquals(1, partial.size());
+        assertTrue(partial.contains(e[0]));
+    }
+
+    @Test
+    void clearingAnExcludedStorageFromTheRemovalListenerOfOneOfItsMembersLetsEveryEntityIn()
+    {
+        final long[] e = moving(4, true);
+        final GroupFixtures_FrozenStorage frozen = world.storage(GroupFixtures_FrozenStorage.TYPE);
+        for (final long entity : e)
+        {
+            frozen.emplace(entity);
+        }
+        final GroupFixtures_AcceleratedGroup accelerated = new GroupFixtures_AcceleratedGroup(world);
+        final RuntimeGroup nonOwning = world.group().with(GroupFixtures.Acc.class).without(GroupFixtures.Frozen.class)
+            .build();
+        assertEquals(0, accelerated.size());
+        final boolean[] once = {false};
+        frozen.onRemoving((entity, index) ->
+        {
+            if (!once[0])
+            {
+                once[0] = true;
+                frozen.clear();
+            }
+        });
+
+        frozen.erase(e[2]);
+
+        assertEquals(0, frozen.size());
+        assertEquals(4, accelerated.size());
+        assertTrue(accelerated.contains(e[2]));
+        assertAligned(accelerated.group());
+        assertEquals(4, nonOwning.size());
+        assertTrue(nonOwning.contains(e[2]));
     }
 
     /** Walks visit larger x first: the reverse of the order a group built over {@link #moving} walks. */

@@ -535,7 +535,9 @@ public class SparseSet implements AutoCloseable
 
     /**
      * Removes every member, tombstone and released entry. Memory stays allocated for reuse; see
-     * {@link #shrinkToFit()}.
+     * {@link #shrinkToFit()}. Called from the removal listeners of a member, it leaves that member (and the tombstones
+     * and released entries) in place: the member goes through the rest of its own removal, hooks included, once its
+     * listeners return.
      *
      * @throws IllegalStateException if the set is closed.
      */
@@ -545,6 +547,12 @@ public class SparseSet implements AutoCloseable
         if (hooked)
         {
             removeEachMember();
+            if (memberCount > 0)
+            {
+                // Only members whose removal is being announced are left: dropping them here would skip the hooks
+                // that run after their listeners, and the groups and observers following this set would go stale.
+                return;
+            }
         }
         clearSilently();
     }
