@@ -1486,6 +1486,13 @@ public class SparseSet implements AutoCloseable
                 members++;
             }
             final int entityIndex = Entity.index(entity);
+            // A released entry past every created index would allocate a sparse page no entity can need: 4096 such
+            // entries, 8 bytes each in the snapshot, would take 64 MiB.
+            if (pool != null && entityIndex >= pool.createdCount())
+            {
+                throw in.error("index " + i + " holds " + Entity.toString(entity) + ", whose entity index " +
+                    entityIndex + " the world never created (it created " + pool.createdCount() + ")");
+            }
             long address = sparseAddressOf(entityIndex);
             if (address == 0)
             {
