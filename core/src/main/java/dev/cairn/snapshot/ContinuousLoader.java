@@ -167,7 +167,7 @@ public final class ContinuousLoader implements AutoCloseable
     private void apply(final List<ComponentType<?, ?>> types)
     {
         final long[] sources = newSources();
-        final int room = world.remainingCapacity() + goneAliveCount();
+        final int room = world.remainingCapacity() + goneRoom();
         if (sources.length > room)
         {
             throw new IllegalStateException("the snapshot needs " + sources.length + " new local entities but the " +
@@ -203,13 +203,16 @@ public final class ContinuousLoader implements AutoCloseable
         return sources;
     }
 
-    /** Local entities still alive whose source entity is gone. */
-    private int goneAliveCount()
+    /**
+     * Local entities still alive whose source entity is gone and whose destroy frees their index: destroying one at
+     * {@link Entity#MAX_VERSION} retires its index, which gives no room.
+     */
+    private int goneRoom()
     {
         final int[] count = {0};
         locals.forEachLong((source, local) ->
         {
-            if (!stage.valid(source) && world.valid(local))
+            if (!stage.valid(source) && world.valid(local) && Entity.version(local) != Entity.MAX_VERSION)
             {
                 count[0]++;
             }
