@@ -284,6 +284,31 @@ class ContinuousLoaderTest
         assertThrows(IllegalStateException.class, () -> new ContinuousLoader(client));
     }
 
+    @Test
+    void closingTheLoaderFromAListenerStopsTheLoadSayingTheLoaderWasClosed()
+    {
+        try (World server = new World(); World client = new World())
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(server.create(), i);
+            }
+            final ContinuousLoader loader = new ContinuousLoader(client);
+            client.storage(SnapshotFixtures_HeatStorage.TYPE).onAdded((entity, index) -> loader.close());
+
+            final IllegalStateException stopped =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+
+            assertTrue(stopped.getMessage().contains("the ContinuousLoader was closed while it applied a snapshot"),
+                stopped.getMessage());
+            assertEquals(0, loader.size());
+            assertEquals(1, client.storage(SnapshotFixtures_HeatStorage.TYPE).size(), "it stopped after the first");
+            final IllegalStateException closed =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+            assertTrue(closed.getMessage().contains("ContinuousLoader is closed"), closed.getMessage());
+        }
+    }
+
     /** The live world holds, for every source entity alive, one local entity with exactly its components. */
     static void assertFollows(final World source, final World live, final ContinuousLoader loader)
     {

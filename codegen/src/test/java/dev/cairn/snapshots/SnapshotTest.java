@@ -332,6 +332,27 @@ class SnapshotTest
     }
 
     @Test
+    void aReadOnlyBufferIsRefusedBeforeAnythingIsWrittenAndTheCallersByteOrderIsKept()
+    {
+        try (World world = new World())
+        {
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(world.create(), 1f);
+            final ByteBuffer readOnly = ByteBuffer.allocate((int)Snapshot.sizeOf(world)).asReadOnlyBuffer();
+            final ByteBuffer bigEndian = ByteBuffer.allocate((int)Snapshot.sizeOf(world));
+
+            final IllegalArgumentException refused =
+                assertThrows(IllegalArgumentException.class, () -> Snapshot.save(world, readOnly));
+            Snapshot.save(world, bigEndian);
+
+            assertTrue(refused.getMessage().contains("read-only"), refused.getMessage());
+            assertEquals(0, readOnly.position());
+            assertEquals(ByteOrder.BIG_ENDIAN, readOnly.order());
+            assertEquals(ByteOrder.BIG_ENDIAN, bigEndian.order());
+            assertEquals(bigEndian.capacity(), bigEndian.position());
+        }
+    }
+
+    @Test
     void aClosedWorldRefusesBothWays()
     {
         final World world = new World();
