@@ -615,6 +615,7 @@ public final class World implements AutoCloseable, Storages
      */
     public void writeSnapshot(final SnapshotOutput out)
     {
+        java.util.Objects.requireNonNull(out, "out");
         ensureOpen();
         out.putInt(clock.now());
         entities.writeSnapshot(out);
@@ -629,6 +630,7 @@ public final class World implements AutoCloseable, Storages
      */
     public void readSnapshot(final SnapshotInput in)
     {
+        java.util.Objects.requireNonNull(in, "in");
         checkNewForSnapshot();
         final int tick = in.getInt();
         entities.readSnapshot(in);
@@ -669,9 +671,12 @@ public final class World implements AutoCloseable, Storages
      * sent, memory given back.
      *
      * @param in the snapshot whose load failed (only a snapshot loader has one).
+     * @throws NullPointerException if {@code in} is null; nothing is changed then.
      */
     public void unloadSnapshot(final SnapshotInput in)
     {
+        // The snapshot is the capability: without one, this would forget every entity of a live world.
+        java.util.Objects.requireNonNull(in, "in");
         ensureOpen();
         for (final ComponentStorage<?> storage : created)
         {

@@ -90,6 +90,25 @@ class WorldTest
     }
 
     @Test
+    void theSnapshotHooksRefuseANullSnapshotWithTheWorldUnchanged()
+    {
+        try (World world = new World())
+        {
+            final long first = world.create();
+            final long second = world.create();
+
+            assertThrows(NullPointerException.class, () -> world.unloadSnapshot(null));
+            assertThrows(NullPointerException.class, () -> world.readSnapshot(null));
+            assertThrows(NullPointerException.class, () -> world.writeSnapshot(null));
+
+            assertEquals(2, world.aliveCount());
+            assertTrue(world.valid(first));
+            assertTrue(world.valid(second));
+            assertFalse(world.create() == first, "the pool was not reset: a new entity gets a new index");
+        }
+    }
+
+    @Test
     void aWorldOverItsBudgetThrowsOffHeapExhaustedExceptionAndKeepsItsEntities()
     {
         try (World world = new World(1_000_000, 1024))

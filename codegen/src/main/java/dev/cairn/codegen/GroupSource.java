@@ -474,8 +474,9 @@ final class GroupSource
         out.open();
         out.line("group.ensureOpen();");
         out.line("throw new IllegalStateException(");
-        out.line("    \"the group was sorted while this cursor walked it; the rest of the walk would visit some \" +");
-        out.line("    \"entities twice and others never: start again with cursor()\");");
+        out.line("    \"the group was sorted, or rebuilt by building a group that nests with it, while this \" +");
+        out.line("    \"cursor walked it; the rest of the walk would visit some entities twice and others never: \" +");
+        out.line("    \"start again with cursor()\");");
         out.close();
         out.line("int i = index;");
         out.line("final int end = group.extent();");

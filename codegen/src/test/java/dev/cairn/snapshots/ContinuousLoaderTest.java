@@ -4,6 +4,7 @@ import dev.cairn.Entity;
 import dev.cairn.World;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.snapshot.ContinuousLoader;
+import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshot.SnapshotFormatException;
 import dev.cairn.snapshots.SnapshotFixtures.Heat;
 import dev.cairn.snapshots.SnapshotFixtures.Link;
@@ -209,6 +210,44 @@ class ContinuousLoaderTest
     }
 
     @Test
+    void aLocalEntityWhoseDestroyRetiresItsIndexGivesNoRoomSoTheLoadIsRefusedBeforeAnythingChanges()
+    {
+        // A live world of one index whose next entity carries the last version, MAX_VERSION: the state a world
+        // reaches after 2^31 - 1 destroys of that index, written as the snapshot such a world saves.
+        final byte[] base;
+        try (World spent = new World(1))
+        {
+            spent.destroy(spent.create());
+            base = Worlds.bytes(Worlds.save(spent));
+        }
+        // Header (24 bytes), world section: kind and length (12), tick, max, created, alive, free, retired (24), then
+        // the versions: a free index stores the complement of the version it hands out next.
+        ByteBuffer.wrap(base).order(ByteOrder.LITTLE_ENDIAN).putInt(60, ~Entity.MAX_VERSION);
+        try (World server = new World(); World client = new World(1); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            Snapshot.load(client, ByteBuffer.wrap(Worlds.reseal(base)));
+            final long first = server.create();
+            server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(first, 1f);
+            loader.load(Worlds.save(server));
+            final long local = loader.local(first);
+            assertEquals(Entity.MAX_VERSION, Entity.version(local));
+            server.destroy(first);
+            server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(server.create(), 2f);
+
+            // Destroying the local entity of the gone one retires index 0: nothing is left for the new one.
+            final IllegalStateException ex =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+
+            assertTrue(ex.getMessage().contains("needs 1 new local entities but the World can create 0 more"),
+                ex.getMessage());
+            assertTrue(client.valid(local), "the local entity of the gone one is still alive");
+            assertEquals(1f, client.storage(SnapshotFixtures_HeatStorage.TYPE).get(local).t());
+            assertEquals(local, loader.local(first));
+            assertEquals(1, loader.size());
+        }
+    }
+
+    @Test
     void aThrowingListenerDoesNotStopTheLoad()
     {
         try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
@@ -243,6 +282,31 @@ class ContinuousLoaderTest
         assertTrue(closedLoader.getMessage().contains("ContinuousLoader is closed"), closedLoader.getMessage());
         client.close();
         assertThrows(IllegalStateException.class, () -> new ContinuousLoader(client));
+    }
+
+    @Test
+    void closingTheLoaderFromAListenerStopsTheLoadSayingTheLoaderWasClosed()
+    {
+        try (World server = new World(); World client = new World())
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(server.create(), i);
+            }
+            final ContinuousLoader loader = new ContinuousLoader(client);
+            client.storage(SnapshotFixtures_HeatStorage.TYPE).onAdded((entity, index) -> loader.close());
+
+            final IllegalStateException stopped =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+
+            assertTrue(stopped.getMessage().contains("the ContinuousLoader was closed while it applied a snapshot"),
+                stopped.getMessage());
+            assertEquals(0, loader.size());
+            assertEquals(1, client.storage(SnapshotFixtures_HeatStorage.TYPE).size(), "it stopped after the first");
+            final IllegalStateException closed =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+            assertTrue(closed.getMessage().contains("ContinuousLoader is closed"), closed.getMessage());
+        }
     }
 
     /** The live world holds, for every source entity alive, one local entity with exactly its components. */

@@ -259,6 +259,31 @@ class SnapshotTest
     }
 
     @Test
+    void aForgedReleasedEntryBeyondEveryCreatedEntityIndexIsRefusedBeforeItsSparsePageIsAllocated()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final long first = world.create();
+            final long second = world.create();
+            final var owned = world.storage(SnapshotFixtures_OwnedStorage.TYPE);
+            owned.emplace(first);
+            owned.emplace(second);
+            owned.remove(first);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world, SnapshotFixtures_OwnedStorage.TYPE));
+            // Swap-only: the member, then the released entry behind it.
+            final int packed = indexOf(snapshot, second, Entity.next(first));
+            final byte[] far = snapshot.clone();
+            ByteBuffer.wrap(far).order(ByteOrder.LITTLE_ENDIAN).putLong(packed + 8, Entity.of(4096 * 1000, 0));
+
+            assertMessage(copy, Worlds.reseal(far), "(dev.cairn.snapshots.SnapshotFixtures$Owned)",
+                "index 1 holds 4096000v0, whose entity index 4096000 the world never created (it created 2)");
+            assertTrue(copy.offHeapBytes() < 1 << 20, "no sparse page was allocated: " + copy.offHeapBytes());
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            assertEquals(1, copy.storage(SnapshotFixtures_OwnedStorage.TYPE).memberCount());
+        }
+    }
+
+    @Test
     void aComponentThisProgramDoesNotDeclareIsNamed()
     {
         try (World world = new World(); World copy = new World())
@@ -303,6 +328,27 @@ class SnapshotTest
             assertMessage(copy, withTombstone, "ShipV1", "storage was saved with policy IN_PLACE and holds tombstones");
             Snapshot.load(copy, ByteBuffer.wrap(compacted));
             assertEquals(1, copy.storage(SnapshotFixtures_ShipV1Storage.TYPE).size());
+        }
+    }
+
+    @Test
+    void aReadOnlyBufferIsRefusedBeforeAnythingIsWrittenAndTheCallersByteOrderIsKept()
+    {
+        try (World world = new World())
+        {
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(world.create(), 1f);
+            final ByteBuffer readOnly = ByteBuffer.allocate((int)Snapshot.sizeOf(world)).asReadOnlyBuffer();
+            final ByteBuffer bigEndian = ByteBuffer.allocate((int)Snapshot.sizeOf(world));
+
+            final IllegalArgumentException refused =
+                assertThrows(IllegalArgumentException.class, () -> Snapshot.save(world, readOnly));
+            Snapshot.save(world, bigEndian);
+
+            assertTrue(refused.getMessage().contains("read-only"), refused.getMessage());
+            assertEquals(0, readOnly.position());
+            assertEquals(ByteOrder.BIG_ENDIAN, readOnly.order());
+            assertEquals(ByteOrder.BIG_ENDIAN, bigEndian.order());
+            assertEquals(bigEndian.capacity(), bigEndian.position());
         }
     }
 

@@ -56,7 +56,7 @@ public final class RuntimeGroup implements AutoCloseable
     private final String description;
     /** A non-owning group's entities; null for an owning group. */
     private final SparseSet entities;
-    /** The groups this one shares owned storages with, least restrictive first; null for a non-owning group. */
+    /** The groups this one shares owned storages with, outermost first; null for a non-owning group. */
     private Family family;
     private final List<Follower> followers = new ArrayList<>();
     /** An owning group's entities sit at [0, length) of every owned storage. */
@@ -82,7 +82,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public int size()
     {
-        return entities != null ? entities.memberCount() : length;
+        return entities != null ? entities.memberCount() : openLength();
     }
 
     /**
@@ -175,7 +175,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public int extent()
     {
-        return entities != null ? entities.extent() : length;
+        return entities != null ? entities.extent() : openLength();
     }
 
     /**
@@ -192,7 +192,7 @@ public final class RuntimeGroup implements AutoCloseable
         {
             return entities.entityAt(index);
         }
-        if (index < 0 || index >= length)
+        if (index < 0 || index >= openLength())
         {
             ensureOpen();
             throw new IndexOutOfBoundsException("index " + index + " is outside the group's range [0, " + length +
@@ -240,7 +240,8 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * A number that changes whenever the group is sorted; a cursor compares it at each step.
+     * A number that changes whenever the group is sorted, or its range rebuilt because a group that nests with it was
+     * built; a cursor compares it at each step.
      *
      * @return the current count.
      */
@@ -256,8 +257,9 @@ public final class RuntimeGroup implements AutoCloseable
      * @param comparator compares packed indices of the first owned storage ({@code positions.comparingX()}); it must
      *                   only read.
      * @throws IllegalStateException if the group is not owning, a more restrictive group nests in it (sorting would
-     *                               break that group's range; sort the innermost group), it is being iterated, or it
-     *                               or its world is closed.
+     *                               break that group's range; sort the innermost group), any owned storage is
+     *                               being iterated (for example by an enclosing group's walk), or it or its world is
+     *                               closed; nothing is reordered then.
      */
     public void sort(final IndexComparator comparator)
     {
@@ -274,6 +276,12 @@ public final class RuntimeGroup implements AutoCloseable
             throw new IllegalStateException(
                 "cannot sort group " + description + ": group " + inner.description + " nests in it and keeps its " +
                 "entities at the front of the same storages; sort the innermost group");
+        }
+        // Every owned storage must accept the permutation before the first one takes it: a storage being iterated
+        // or locked would otherwise refuse half-way, leaving the others permuted and the group misaligned.
+        for (final ComponentStorage<?> storage : owned)
+        {
+            storage.ensureOwnedReorderable(family, length);
         }
         final int[] order = owned[0].sortOwned(family, length, comparator);
         for (int k = 1; k < owned.length; k++)
@@ -337,6 +345,12 @@ public final class RuntimeGroup implements AutoCloseable
     // Keeping the group exact.
     // -------------------------------------------------------------------------------------------------------------
 
+    /** An owning group's length, 0 once it or its world is closed (a closed non-owning group's set reads 0 too). */
+    private int openLength()
+    {
+        return closed || owned[0].isClosed() ? 0 : length;
+    }
+
     private SparseSet lead()
     {
         return entities != null ? entities : owned[0];
@@ -361,7 +375,10 @@ public final class RuntimeGroup implements AutoCloseable
         lead().ensureOpen();
     }
 
-    /** How restrictive the rule is: a group nested in another names more components. */
+    /**
+     * How restrictive the rule is: a group nested in another names at least as many components. Only orders the hooks
+     * of one storage; a family orders its groups by the nesting relation itself.
+     */
     private int restrictiveness()
     {
         return owned.length + with.length + without.length;
@@ -555,12 +572,12 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Owning groups that share owned storages, each nested in the next less restrictive one; the object that owns
+     * Owning groups that share owned storages, each nested in the one before it; the object that owns
      * their storages' order ({@link SparseSet#claim}).
      */
     private static final class Family
     {
-        /** Least restrictive first. */
+        /** Outermost first: each group's entities are a prefix of the range of every group before it. */
         final List<RuntimeGroup> groups = new ArrayList<>();
         /** Every storage some group of the family owns. */
         final Set<ComponentStorage<?>> storages = new LinkedHashSet<>();
@@ -603,11 +620,15 @@ public final class RuntimeGroup implements AutoCloseable
             }
         }
 
-        /** Adds a group in its place and rebuilds every range, outermost first. */
+        /**
+         * Adds a group in its place, in front of the first member that nests in it, and rebuilds every range,
+         * outermost first. The place follows from the nesting relation, not from how many components the rules name:
+         * a group owning Pos and Vel nests in one owning Pos with Vel, though both name two.
+         */
         void add(final RuntimeGroup group)
         {
             int at = 0;
-            while (at < groups.size() && groups.get(at).restrictiveness() <= group.restrictiveness())
+            while (at < groups.size() && !strictlyNests(groups.get(at), group))
             {
                 at++;
             }
@@ -623,7 +644,17 @@ public final class RuntimeGroup implements AutoCloseable
             rebuild();
         }
 
-        /** Rebuilds every range of the family from scratch, outermost first. */
+        /** Whether {@code inner} nests in {@code outer} and the two rules differ (identical rules nest both ways). */
+        private static boolean strictlyNests(final RuntimeGroup inner, final RuntimeGroup outer)
+        {
+            return Builder.nests(inner, outer) && !Builder.nests(outer, inner);
+        }
+
+        /**
+         * Rebuilds every range of the family from scratch, outermost first. It reorders the storages as a sort does,
+         * so it counts as one: a cursor walking a group of the family throws at its next step instead of visiting
+         * some entities twice.
+         */
         void rebuild()
         {
             for (final RuntimeGroup each : groups)
@@ -633,6 +664,10 @@ public final class RuntimeGroup implements AutoCloseable
             for (final RuntimeGroup each : groups)
             {
                 each.populate();
+            }
+            for (final ComponentStorage<?> storage : storages)
+            {
+                storage.countReordering(this);
             }
         }
 
@@ -821,12 +856,19 @@ public final class RuntimeGroup implements AutoCloseable
          * @throws IllegalArgumentException  if the rule requires nothing, names a component twice or on both sides, or
          *                                   owns an {@link DeletionPolicy#IN_PLACE} storage.
          * @throws IllegalStateException     if an owned storage is owned by a group this one does not nest with (the
-         *                                   message names both), is being iterated, or the world is closed.
+         *                                   message names both), the owned storages belong to groups that do not nest
+         *                                   in each other (the message names two), a storage it would reorder is being
+         *                                   iterated, a parallel iteration runs, or the world is closed; nothing is
+         *                                   registered or changed then.
          * @throws dev.cairn.memory.OffHeapExhaustedException if a non-owning group's memory cannot be allocated.
          */
         public RuntimeGroup build()
         {
             validate();
+            if (offHeap.structureLockedBy() != null)
+            {
+                throw offHeap.lockedStructure("build group " + describe() + " in");
+            }
             final RuntimeGroup group = new RuntimeGroup(this);
             if (!owned.isEmpty())
             {
@@ -838,7 +880,14 @@ public final class RuntimeGroup implements AutoCloseable
                 for (final ComponentStorage<?> storage : owned)
                 {
                     refuseIfIterated(storage, group);
+                    if (!family.storages.contains(storage) && storage.ownerName() != null)
+                    {
+                        throw new IllegalStateException(
+                            storage.name() + " is owned by " + storage.ownerName() + ", so group " +
+                            group.description + " cannot own it too; close that group first");
+                    }
                 }
+                // Everything is checked: from here on the group is registered whole or not at all.
                 family.add(group);
             }
             else
@@ -920,6 +969,7 @@ public final class RuntimeGroup implements AutoCloseable
         private Family familyFor(final RuntimeGroup group)
         {
             Family family = null;
+            RuntimeGroup familyMember = null;
             for (final RuntimeGroup other : world.groups)
             {
                 if (other.family == null || !sharesOwned(other, group))
@@ -933,7 +983,15 @@ public final class RuntimeGroup implements AutoCloseable
                         "groups may share owned storages only if one nests in the other (owns all the other owns, " +
                         "and requires and excludes all the other does); make them nest, or own different storages");
                 }
+                if (family != null && other.family != family)
+                {
+                    throw new IllegalStateException(
+                        "group " + group.description + " cannot own what group " + familyMember.description + " and group " +
+                        other.description + " own: neither of those nests in the other, so their storages cannot " +
+                        "keep one nested order; own the storages of only one of them, or make them nest");
+                }
                 family = other.family;
+                familyMember = other;
             }
             if (family != null)
             {

@@ -535,7 +535,9 @@ public class SparseSet implements AutoCloseable
 
     /**
      * Removes every member, tombstone and released entry. Memory stays allocated for reuse; see
-     * {@link #shrinkToFit()}.
+     * {@link #shrinkToFit()}. Called from the removal listeners of a member, it leaves that member (and the tombstones
+     * and released entries) in place: the member goes through the rest of its own removal, hooks included, once its
+     * listeners return.
      *
      * @throws IllegalStateException if the set is closed.
      */
@@ -545,6 +547,12 @@ public class SparseSet implements AutoCloseable
         if (hooked)
         {
             removeEachMember();
+            if (memberCount > 0)
+            {
+                // Only members whose removal is being announced are left: dropping them here would skip the hooks
+                // that run after their listeners, and the groups and observers following this set would go stale.
+                return;
+            }
         }
         clearSilently();
     }
@@ -918,8 +926,8 @@ public class SparseSet implements AutoCloseable
 
     /**
      * A number that changes whenever members are reordered on purpose ({@link #sort}, {@link #sortAs},
-     * {@link #swapElements}, {@link #compact()}); a cursor compares it at each step to detect a reordering it could
-     * not prevent.
+     * {@link #swapElements}, {@link #compact()}, an owner's {@link #sortOwned}, {@link #permuteOwned} and
+     * {@link #countReordering}); a cursor compares it at each step to detect a reordering it could not prevent.
      *
      * @return the current reorder count.
      */
@@ -1214,6 +1222,24 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Counts, for the structure that owns the set's order, a reordering it made with {@link #swapOwned} that a cursor
+     * must not walk through: a group rebuilding its range. A cursor over the set throws at its next step, as after a
+     * sort.
+     *
+     * @param owner the owner given to {@link #claim}.
+     * @throws IllegalStateException if {@code owner} does not own the set, or it is closed.
+     */
+    public final void countReordering(final Object owner)
+    {
+        ensureOpen();
+        if (owner == null || owner != this.owner)
+        {
+            throw new IllegalStateException(name + " is not owned by the caller; only its owner may reorder it");
+        }
+        reorderCount++;
+    }
+
+    /**
      * Sorts the first {@code length} members for the structure that owns the set's order, so that iteration from
      * {@code length - 1} down to 0 follows the comparator (equal members keep their order), and returns the
      * permutation so that the owner can apply it to sets aligned with this one.
@@ -1277,8 +1303,19 @@ public class SparseSet implements AutoCloseable
         applyPermutation(order, length);
     }
 
-    /** Checks an owner's reordering of {@code [0, length)} and returns the identity order. */
-    private int[] ownedOrder(final Object owner, final int length)
+    /**
+     * Checks, changing nothing, that {@code owner} may reorder the first {@code length} members now, as
+     * {@link #sortOwned} and {@link #permuteOwned} check: a structure that reorders several sets together checks them
+     * all before it reorders any.
+     *
+     * @param owner  the owner given to {@link #claim}.
+     * @param length how many members, from index 0, it would reorder.
+     * @throws IllegalStateException     if {@code owner} does not own the set, or it is closed, locked or being
+     *                                   iterated.
+     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
+     *                                   tombstone.
+     */
+    public final void ensureOwnedReorderable(final Object owner, final int length)
     {
         ensureMutable("sort");
         if (owner == null || owner != this.owner)
@@ -1295,13 +1332,22 @@ public class SparseSet implements AutoCloseable
             throw new IndexOutOfBoundsException(
                 "cannot rearrange the first " + length + " members of " + name + ": it has [0, " + extent + ")");
         }
-        final int[] order = new int[length];
         for (int k = 0; k < length; k++)
         {
             if (packedGet(k) < 0)
             {
                 throw new IndexOutOfBoundsException("index " + k + " of " + name + " holds a tombstone");
             }
+        }
+    }
+
+    /** Checks an owner's reordering of {@code [0, length)} and returns the identity order. */
+    private int[] ownedOrder(final Object owner, final int length)
+    {
+        ensureOwnedReorderable(owner, length);
+        final int[] order = new int[length];
+        for (int k = 0; k < length; k++)
+        {
             order[k] = k;
         }
         return order;
@@ -1440,6 +1486,13 @@ public class SparseSet implements AutoCloseable
                 members++;
             }
             final int entityIndex = Entity.index(entity);
+            // A released entry past every created index would allocate a sparse page no entity can need: 4096 such
+            // entries, 8 bytes each in the snapshot, would take 64 MiB.
+            if (pool != null && entityIndex >= pool.createdCount())
+            {
+                throw in.error("index " + i + " holds " + Entity.toString(entity) + ", whose entity index " +
+                    entityIndex + " the world never created (it created " + pool.createdCount() + ")");
+            }
             long address = sparseAddressOf(entityIndex);
             if (address == 0)
             {

@@ -70,7 +70,8 @@ public final class ContinuousLoader implements AutoCloseable
      * @throws SnapshotFormatException if it is truncated, corrupted, forged, of another format version, or holds a
      *                                 component this program does not declare or cannot map; nothing is changed then.
      * @throws IllegalStateException   if the world is closed, or fewer local entity indices are free than the
-     *                                 snapshot needs (nothing is changed then), or the loader is closed.
+     *                                 snapshot needs (nothing is changed then), or the loader is closed, also by a
+     *                                 listener during the load (which then stops part-way).
      * @throws RuntimeException        the first exception a listener threw, once the load completed.
      */
     public void load(final ByteBuffer snapshot)
@@ -88,7 +89,10 @@ public final class ContinuousLoader implements AutoCloseable
         }
         finally
         {
-            stage.unloadSnapshot(SnapshotInput.NONE);
+            if (!closed)
+            {
+                stage.unloadSnapshot(SnapshotInput.NONE);
+            }
         }
     }
 
@@ -167,7 +171,7 @@ public final class ContinuousLoader implements AutoCloseable
     private void apply(final List<ComponentType<?, ?>> types)
     {
         final long[] sources = newSources();
-        final int room = world.remainingCapacity() + goneAliveCount();
+        final int room = world.remainingCapacity() + goneRoom();
         if (sources.length > room)
         {
             throw new IllegalStateException("the snapshot needs " + sources.length + " new local entities but the " +
@@ -203,13 +207,16 @@ public final class ContinuousLoader implements AutoCloseable
         return sources;
     }
 
-    /** Local entities still alive whose source entity is gone. */
-    private int goneAliveCount()
+    /**
+     * Local entities still alive whose source entity is gone and whose destroy frees their index: destroying one at
+     * {@link Entity#MAX_VERSION} retires its index, which gives no room.
+     */
+    private int goneRoom()
     {
         final int[] count = {0};
         locals.forEachLong((source, local) ->
         {
-            if (!stage.valid(source) && world.valid(local))
+            if (!stage.valid(source) && world.valid(local) && Entity.version(local) != Entity.MAX_VERSION)
             {
                 count[0]++;
             }
@@ -321,16 +328,33 @@ public final class ContinuousLoader implements AutoCloseable
         scratch[at] = value;
     }
 
-    private static Throwable attempt(final Runnable operation, final Throwable failure)
+    /**
+     * Runs one change of the live world, collecting what its listeners throw; stops the load if a listener closed this
+     * loader meanwhile (its staging world is gone with it).
+     */
+    private Throwable attempt(final Runnable operation, final Throwable failure)
     {
+        Throwable first = failure;
         try
         {
             operation.run();
-            return failure;
         }
         catch (final RuntimeException | Error ex)
         {
-            return Signal.collect(failure, ex);
+            first = Signal.collect(failure, ex);
         }
+        if (closed)
+        {
+            final IllegalStateException stopped = new IllegalStateException(
+                "the ContinuousLoader was closed while it applied a snapshot (by a listener of the live world): the " +
+                "load stopped part-way, the live world holds some of the snapshot's changes; make a new loader to " +
+                "continue");
+            if (first != null)
+            {
+                stopped.addSuppressed(first);
+            }
+            throw stopped;
+        }
+        return first;
     }
 }

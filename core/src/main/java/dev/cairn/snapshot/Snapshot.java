@@ -76,13 +76,21 @@ public final class Snapshot
      * Writes a snapshot of {@code world} into a buffer, from its position, which ends after the snapshot.
      *
      * @param world  the world.
-     * @param target a buffer with at least {@link #sizeOf} bytes remaining; direct buffers are fastest.
+     * @param target a writable buffer with at least {@link #sizeOf} bytes remaining; direct buffers are fastest. Its
+     *               byte order is left as it was.
      * @param types  the components to save; none for every storage of the world.
-     * @throws IllegalArgumentException if the buffer has too little room; nothing is written then.
+     * @throws IllegalArgumentException if the buffer is read-only or has too little room; nothing is written then.
      * @throws IllegalStateException    if the world is closed.
      */
     public static void save(final World world, final ByteBuffer target, final ComponentType<?, ?>... types)
     {
+        java.util.Objects.requireNonNull(target, "target");
+        if (target.isReadOnly())
+        {
+            throw new IllegalArgumentException(
+                "the buffer " + target + " is read-only, so a snapshot cannot be written into it; pass a writable " +
+                "one, sized with Snapshot.sizeOf(world)");
+        }
         final long size = sizeOf(world, types);
         if (size > target.remaining())
         {
@@ -91,8 +99,14 @@ public final class Snapshot
                 "with Snapshot.sizeOf(world)");
         }
         final ByteOrder order = target.order();
-        write(world, new SnapshotOutput(target, null), types);
-        target.order(order);
+        try
+        {
+            write(world, new SnapshotOutput(target, null), types);
+        }
+        finally
+        {
+            target.order(order);
+        }
     }
 
     /**
@@ -125,6 +139,7 @@ public final class Snapshot
      */
     public static void load(final World world, final ByteBuffer source)
     {
+        java.util.Objects.requireNonNull(source, "source");
         loadInto(world, source);
     }
 
