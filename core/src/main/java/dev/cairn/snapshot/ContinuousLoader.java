@@ -29,13 +29,16 @@ import java.util.List;
  * }
  * }</pre>
  * Unlike {@link Snapshot#load}, this goes through the world's public operations, so listeners, observers, groups and
- * change ticks see every creation, addition, update, removal and destruction. Local entities the loader did not
- * create, and components the snapshot does not hold, are left alone.
+ * change ticks see every creation, addition, update, removal and destruction. A component whose values did not change
+ * since the last load is not written again, so its update listeners and change tick see only real changes. Local
+ * entities the loader did not create, and components the snapshot does not hold, are left alone.
  * <p>
  * Each snapshot is first loaded whole into a private staging world, so a truncated, corrupted or forged snapshot is
  * a {@link SnapshotFormatException} and the live world is not touched. Once it is valid it is applied in a fixed
  * order: local entities of source entities that are gone are destroyed, new ones created, then each component in the
- * snapshot's order has its removals, then its additions and updates in the source's packed order. If listeners throw,
+ * snapshot's order has its removals, then its additions and updates in the source's packed order (so an observer
+ * triggered by one component and requiring another that comes later in that order does not see an entity gaining both
+ * in one load). If listeners throw,
  * the load still completes and the first exception is rethrown with the others suppressed. Not thread-safe.
  */
 public final class ContinuousLoader implements AutoCloseable
@@ -45,6 +48,8 @@ public final class ContinuousLoader implements AutoCloseable
     /** Source handle to local handle. */
     private final Long2LongHashMap locals = new Long2LongHashMap(Entity.NULL);
     private final UnsafeBuffer row = new UnsafeBuffer(new byte[64]);
+    /** The live component's current row, to skip patches that would change nothing. */
+    private final UnsafeBuffer current = new UnsafeBuffer(new byte[64]);
     private long[] scratch = new long[16];
     private boolean closed;
 
@@ -285,6 +290,7 @@ public final class ContinuousLoader implements AutoCloseable
         if (row.capacity() < rowBytes)
         {
             row.wrap(new byte[Math.max(rowBytes, 2 * row.capacity())]);
+            current.wrap(new byte[row.capacity()]);
         }
         final List<Schema.Field> fields = source.type().schema().fields();
         for (int i = 0; i < source.extent(); i++)
@@ -306,17 +312,32 @@ public final class ContinuousLoader implements AutoCloseable
             }
             first = attempt(() ->
             {
-                if (target.contains(local))
-                {
-                    target.patchRow(local, row, 0);
-                }
-                else
+                final int index = target.indexOf(local);
+                if (index < 0)
                 {
                     target.addRow(local, row, 0);
+                }
+                else if (!holds(target, index, rowBytes))
+                {
+                    target.patchRow(local, row, 0);
                 }
             }, first);
         }
         return first;
+    }
+
+    /** Whether the live component at {@code index} already holds the row about to be written. */
+    private boolean holds(final ComponentStorage<?> target, final int index, final int rowBytes)
+    {
+        target.readRow(index, current, 0);
+        for (int at = 0; at < rowBytes; at++)
+        {
+            if (current.getByte(at) != row.getByte(at))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void remember(final int at, final long value)
