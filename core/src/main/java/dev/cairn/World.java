@@ -650,7 +650,8 @@ public final class World implements AutoCloseable, Storages
         {
             throw new IllegalStateException(
                 "a snapshot loads into a new World, where no entity was ever created and every storage is empty; " +
-                "this one has created " + entities.createdCount() + " entities: load into a new World, or use a " +
+                "this one has created " + entities.createdCount() + (entities.createdCount() == 1 ? " entity" : " entities") +
+                ": load into a new World, or use a " +
                 "ContinuousLoader to bring a live world up to date");
         }
     }

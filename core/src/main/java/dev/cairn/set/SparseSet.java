@@ -1964,7 +1964,7 @@ public class SparseSet implements AutoCloseable
         {
             return new IllegalArgumentException(
                 "entity " + Entity.toString(entity) + " is already in " + name +
-                "; check contains() first, or write the existing value instead of inserting");
+                "; check contains() (World.has) first, or write the existing value instead of inserting");
         }
         return new IllegalArgumentException(
             "cannot insert " + Entity.toString(entity) + " into " + name + ": entity index " + Entity.index(entity) +
@@ -1981,6 +1981,6 @@ public class SparseSet implements AutoCloseable
         }
         return new IllegalArgumentException(
             "entity " + Entity.toString(entity) + " is not in " + name +
-            "; check contains() first, or use remove() when absence is expected");
+            "; check contains() (World.has) first, or use remove() when absence is expected");
     }
 }
