@@ -480,7 +480,11 @@ public final class EntityPool
         final int newCapacity = grownCapacity(versionCapacity, needed);
         if (freeCapacity < newCapacity)
         {
-            free = offHeap.reallocate(free, (long)newCapacity << 2);
+            // Not reallocate: it would copy (and so touch) the whole old stack, most of which is spare room.
+            final long grown = offHeap.allocate((long)newCapacity << 2);
+            UnsafeApi.copyMemory(free, grown, (long)freeCount << 2);
+            offHeap.free(free);
+            free = grown;
             freeCapacity = newCapacity;
         }
         versions = offHeap.reallocate(versions, (long)newCapacity << 2);
