@@ -185,12 +185,13 @@ final class MisuseTest
         try (World small = new World(1 << 16, 40_000))
         {
             final ViewFixtures_PosStorage pos = small.storage(ViewFixtures_PosStorage.TYPE);
+            final long[] entities = new long[1500];
+            small.create(entities, 0, entities.length);
             final List<Long> added = new ArrayList<>();
             final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, () ->
             {
-                while (true)
+                for (final long entity : entities)
                 {
-                    final long entity = small.create();
                     pos.emplace(entity, added.size(), -added.size());
                     added.add(entity);
                 }
@@ -203,7 +204,8 @@ final class MisuseTest
                 assertEquals(i, pos.x(added.get(i)));
                 assertEquals(-i, pos.y(added.get(i)));
             }
-            assertEquals(added.size() + 1, small.aliveCount(), "the entity whose component failed stays alive");
+            assertEquals(entities.length, small.aliveCount(), "every entity stays alive");
+            assertFalse(pos.contains(entities[added.size()]), "the one whose component failed has none");
             pos.erase(added.get(0));
             assertEquals(added.size() - 1, pos.memberCount(), "and keeps working");
             assertEquals(added.size() - 1, small.view(Pos.class).count());
