@@ -186,7 +186,7 @@ final class MisuseTest
         {
             final ViewFixtures_PosStorage pos = small.storage(ViewFixtures_PosStorage.TYPE);
             final long[] entities = new long[1500];
-            small.create(entities, 0, entities.length);
+            small.create(entities, entities.length);
             final List<Long> added = new ArrayList<>();
             final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, () ->
             {
