@@ -275,7 +275,7 @@ public class CairnGroupIteration
      */
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
-    public void addRemoveOwned_1M(final Steady state)
+    public void addRemove_1M(final Steady state)
     {
         final AccelerationStorage accelerations = state.accelerations;
         final long[] entities = state.entities;

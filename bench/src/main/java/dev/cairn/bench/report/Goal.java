@@ -20,7 +20,10 @@ public record Goal(String goal, String measured, boolean met, String verdict)
     /**
      * Judges a run against Cairn's goals: a 2-component view at most 2.0 ns per entity at 1M; iteration at least 3x
      * faster than Artemis-odb and 4x faster than Dominion; create at most 20 ns and destroy at most 12 ns per entity;
-     * no allocation in any Cairn iteration benchmark.
+     * no allocation in any Cairn iteration benchmark; and the group's: a full-owning 2-component group at 1M within
+     * 2x the {@code float[]} loop and no slower than the {@code UnsafeBuffer} loop, the exclusion workload through a
+     * group faster than Artemis-odb and Dominion at every size, and add + remove of an owned component within 2x of
+     * the same without a group.
      *
      * @param results the run.
      * @return one entry per goal, in that order.
@@ -35,7 +38,48 @@ public record Goal(String goal, String measured, boolean met, String verdict)
         goals.add(atMost(results, "create <= 20 ns/entity", List.of(Workloads.CREATE), null, 20.0));
         goals.add(atMost(results, "destroy <= 12 ns/entity", List.of(Workloads.DESTROY), null, 12.0));
         goals.add(noAllocation(results));
+        goals.add(groupAgainst(results, "full-owning group, 2 components at 1M <= 2x the float[] loop",
+            Workloads.ITERATE2, 1_000_000, Library.ARRAYS, 2.0));
+        goals.add(groupAgainst(results, "full-owning group, 2 components at 1M <= the UnsafeBuffer loop",
+            Workloads.ITERATE2, 1_000_000, Library.BUFFERS, 1.0));
+        for (final Library peer : List.of(Library.ARTEMIS, Library.DOMINION))
+        {
+            for (final int size : results.sizes(Workloads.VIEW_EXCLUDE))
+            {
+                goals.add(groupAgainst(results, "exclusion through a group faster than " + peer.label() + " at " +
+                    Result.sizeLabel(size), Workloads.VIEW_EXCLUDE, size, peer, 1.0));
+            }
+        }
+        goals.add(groupAgainst(results, "add + remove of an owned component with the group <= 2x without",
+            Workloads.ADD_REMOVE, 1_000_000, Library.CAIRN, 2.0));
         return goals;
+    }
+
+    /** The group's time against {@code factor} times another's, for one workload and size. */
+    private static Goal groupAgainst(
+        final ResultSet results,
+        final String goal,
+        final Workloads workload,
+        final int size,
+        final Library other,
+        final double factor)
+    {
+        final Result group = results.find(Library.CAIRN_GROUP, workload, size);
+        final Result against = results.find(other, workload, size);
+        if (group == null || against == null)
+        {
+            return new Goal(goal, "no pair of results", false, "not measured");
+        }
+        final double limit = factor * against.nanos();
+        final String measured = String.format(Locale.ROOT, "%s ns against %s's %s ns (%s)", ns(group.nanos()),
+            other.label(), ns(against.nanos()), ratio(group.nanos() / against.nanos()));
+        if (group.nanos() <= limit)
+        {
+            return new Goal(goal, measured, true,
+                String.format(Locale.ROOT, "met, %.0f%% under the limit", 100 * (limit - group.nanos()) / limit));
+        }
+        return new Goal(goal, measured, false, String.format(Locale.ROOT, "missed, %.0f%% over the limit",
+            100 * (group.nanos() - limit) / limit));
     }
 
     private static Goal atMost(
@@ -120,22 +164,25 @@ public record Goal(String goal, String measured, boolean met, String verdict)
 
     private static Goal noAllocation(final ResultSet results)
     {
-        final String goal = "0 B/op in every Cairn iteration benchmark";
+        final String goal = "0 B/op in every Cairn view and group iteration benchmark";
         Result worst = null;
         int cases = 0;
         for (final Workloads workload : Workloads.ITERATION)
         {
             for (final int size : results.sizes(workload))
             {
-                final Result result = results.find(Library.CAIRN, workload, size);
-                if (result == null || Double.isNaN(result.bytes()))
+                for (final Library library : List.of(Library.CAIRN, Library.CAIRN_GROUP))
                 {
-                    continue;
-                }
-                cases++;
-                if (worst == null || result.bytes() > worst.bytes())
-                {
-                    worst = result;
+                    final Result result = results.find(library, workload, size);
+                    if (result == null || Double.isNaN(result.bytes()))
+                    {
+                        continue;
+                    }
+                    cases++;
+                    if (worst == null || result.bytes() > worst.bytes())
+                    {
+                        worst = result;
+                    }
                 }
             }
         }

@@ -8,6 +8,8 @@ public enum Library
 {
     /** Cairn, through generated storages and views. */
     CAIRN("Cairn", "Cairn", "#d95f02"),
+    /** Cairn, through a generated full-owning group ({@code CairnGroupIteration}). */
+    CAIRN_GROUP("CairnGroup", "Cairn group", "#fdae61"),
     /** Dominion 0.9.0. */
     DOMINION("Dominion", "Dominion", "#1b9e77"),
     /** Artemis-odb 2.3.0. */
@@ -79,12 +81,18 @@ public enum Library
      */
     public static Library ofClass(final String simpleClassName)
     {
+        Library longest = null;
         for (final Library library : values())
         {
-            if (simpleClassName.startsWith(library.classPrefix))
+            if (simpleClassName.startsWith(library.classPrefix) &&
+                (longest == null || library.classPrefix.length() > longest.classPrefix.length()))
             {
-                return library;
+                longest = library;
             }
+        }
+        if (longest != null)
+        {
+            return longest;
         }
         throw new IllegalArgumentException(
             "benchmark class " + simpleClassName + " belongs to no known library: start its name with one of " +
