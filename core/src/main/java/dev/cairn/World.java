@@ -641,11 +641,11 @@ public final class World implements AutoCloseable, Storages
      * Checks that a snapshot may load into this world: it is open and new, no entity ever created in it and every
      * storage empty.
      *
-     * @throws IllegalStateException if it is not new, or closed.
+     * @throws IllegalStateException if it is not new, closed, or a parallel iteration of it runs.
      */
     public void checkNewForSnapshot()
     {
-        ensureOpen();
+        ensureUnlocked("load a snapshot into");
         if (entities.createdCount() != 0 || !storagesEmpty())
         {
             throw new IllegalStateException(
@@ -791,6 +791,18 @@ public final class World implements AutoCloseable, Storages
     public boolean isStructureLocked()
     {
         return !offHeap.isClosed() && offHeap.structureLockedBy() != null;
+    }
+
+    /**
+     * Throws unless a structural change may be made now: for code outside the world (a loader, a builder) that
+     * changes it.
+     *
+     * @param change what is attempted, for the message: {@code "load a snapshot into"}, followed by "the World".
+     * @throws IllegalStateException if the world is closed, or a parallel iteration of it runs.
+     */
+    public void requireStructureUnlocked(final String change)
+    {
+        ensureUnlocked(change);
     }
 
     private void ensureUnlocked(final String change)

@@ -123,17 +123,30 @@ enum ColumnType
     }
 
     /**
-     * A statement expression writing {@code value} into a row of an Agrona {@code MutableDirectBuffer}, as the column
-     * stores it (native byte order).
+     * A statement expression writing {@code value} into a command buffer's {@code Row}, as the column stores it.
      *
-     * @param buffer an expression for the buffer.
+     * @param row    an expression for the row.
      * @param offset an expression for the field's offset in it.
      * @param value  an expression of the field's type.
      * @return Java source.
      */
-    String writeRow(final String buffer, final String offset, final String value)
+    String writeRow(final String row, final String offset, final String value)
     {
-        return buffer + ".put" + accessorType + "(" + offset + ", " + stored(value) + ")";
+        return row + ".put" + accessorType + "(" + offset + ", " + stored(value) + ")";
+    }
+
+    /**
+     * A statement expression copying the field from a row held in a byte array to an address, as stored (no
+     * conversion: a boolean stays a byte, an enum its ordinal).
+     *
+     * @param address an expression for the field's address.
+     * @param row     an expression for the array.
+     * @param offset  an expression for the field's offset in it.
+     * @return Java source.
+     */
+    String copyFromRow(final String address, final String row, final String offset)
+    {
+        return "put" + accessorType + "(" + address + ", get" + accessorType + "(" + row + ", " + offset + "))";
     }
 
     /** The column's width in bytes. */

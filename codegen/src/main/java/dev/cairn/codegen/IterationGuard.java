@@ -22,7 +22,8 @@ final class IterationGuard
     }
 
     /**
-     * Checks that no loop of this object runs, then records the current thread.
+     * Checks that no loop of this object runs, then records the current thread. The field is read once: another
+     * thread may clear it at any moment.
      *
      * @param out       where the statements go.
      * @param className the generated class, for the messages.
@@ -31,14 +32,15 @@ final class IterationGuard
     static void enter(final JavaWriter out, final String className, final String inner)
     {
         out.line("final Thread thread = Thread.currentThread();");
-        out.line("if (" + FIELD + " != null)");
+        out.line("final Thread iterating = " + FIELD + ";");
+        out.line("if (iterating != null)");
         out.open();
-        out.line("throw new IllegalStateException(" + FIELD + " == thread ?");
+        out.line("throw new IllegalStateException(iterating == thread ?");
         out.line("    \"" + className + ".forEach was called from inside its own action, \" +");
         out.line("    \"which would move the Refs of the outer loop: \" +");
         out.line("    \"iterate " + inner + " in the inner loop\" :");
         out.line("    \"" + className + ".forEach was called on \" + thread.getName() + \" while \" +");
-        out.line("    " + FIELD + ".getName() + \" iterates it: its Refs serve one thread at a time; \" +");
+        out.line("    iterating.getName() + \" iterates it: its Refs serve one thread at a time; \" +");
         out.line("    \"give each thread its own " + className + ", or use parallelForEach\");");
         out.close();
         out.line(FIELD + " = thread;");

@@ -209,6 +209,7 @@ final class StorageGenerator
             else
             {
                 columnsMoved();
+                writeRow();
                 emplaceAndPatch();
                 recordMethods();
                 for (final Column column : model.columns())
@@ -311,6 +312,21 @@ final class StorageGenerator
                 refresh.add(columnAddresses.get(column) + " = columnAddress(" + columnConstants.get(column) + ");");
             }
             override("protected void columnsMoved()", body(refresh));
+        }
+
+        /** The copy of a row held in a byte array into the columns, one load and store per field. */
+        private void writeRow()
+        {
+            final List<String> copies = new ArrayList<>();
+            int offset = 0;
+            for (final Column column : model.columns())
+            {
+                copies.add(column.type().copyFromRow(address(column, "", "index"), "row",
+                    offset == 0 ? "offset" : "offset + " + offset) + ";");
+                offset += column.type().width();
+            }
+            override("protected void writeRow(final int index, final byte[] row, final int offset)",
+                body(copies.toArray(new String[0])));
         }
 
         private void constructorAndCreate()
@@ -716,8 +732,7 @@ final class StorageGenerator
             int offset = 0;
             for (final Column column : columns)
             {
-                statements.add(column.type().writeRow(row + ".buffer()",
-                    offset == 0 ? row + ".offset()" : row + ".offset() + " + offset, column.name()) + ";");
+                statements.add(column.type().writeRow(row, String.valueOf(offset), column.name()) + ";");
                 offset += column.type().width();
             }
             final List<Parameter> parameters = new ArrayList<>();

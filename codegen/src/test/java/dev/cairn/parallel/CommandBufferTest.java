@@ -191,6 +191,115 @@ final class CommandBufferTest
     }
 
     @Test
+    void aThrowingCreatedListenerLeavesTheEntityKnownToLaterCommands()
+    {
+        final int[] calls = {0};
+        world.onCreated(entity ->
+        {
+            if (calls[0]++ == 0)
+            {
+                throw new IllegalStateException("created listener failed");
+            }
+        });
+        final long p = commands.create();
+        positions.emplace(commands, p, 1f, 1f);
+        final long q = commands.create();
+        positions.emplace(commands, q, 2f, 2f);
+
+        final IllegalStateException failure = assertThrows(IllegalStateException.class, commands::apply);
+
+        assertEquals("created listener failed", failure.getMessage());
+        assertEquals(2, world.aliveCount(), "the entity stays alive, as after a direct create()");
+        assertEquals(2, positions.size(), "and the commands naming it still ran");
+        assertEquals(List.of(new Position(1f, 1f), new Position(2f, 2f)),
+            List.of(positions.getAt(0), positions.getAt(1)));
+    }
+
+    @Test
+    void aMillionFailingCommandsReportTheFirstFailuresNotAMillion()
+    {
+        positions.onAdded((entity, index) ->
+        {
+            throw new IllegalStateException("listener failed on " + Entity.toString(entity));
+        });
+        final long[] entities = new long[5_000];
+        world.create(entities, entities.length);
+        for (final long entity : entities)
+        {
+            positions.emplace(commands, entity, 1f, 1f);
+        }
+
+        final IllegalStateException failure = assertThrows(IllegalStateException.class, commands::apply);
+
+        assertTrue(failure.getMessage().startsWith("listener failed on"));
+        assertEquals(dev.cairn.signal.Signal.MAX_SUPPRESSED, failure.getSuppressed().length);
+        assertEquals(entities.length, positions.size(), "every command ran");
+    }
+
+    @Test
+    void aRowRefusesAWriteOutsideItself()
+    {
+        final long entity = world.create();
+        final CommandBuffer.Row row = commands.record(false, positions, entity);
+
+        assertThrows(IndexOutOfBoundsException.class, () -> row.putFloat(8, 1f));
+        assertThrows(IndexOutOfBoundsException.class, () -> row.putFloat(-1, 1f));
+        final IndexOutOfBoundsException wide = assertThrows(IndexOutOfBoundsException.class, () -> row.putLong(4, 1L));
+        assertEquals("a field of 8 bytes at 4 does not fit in a row of 8 bytes", wide.getMessage());
+        row.putFloat(0, 5f);
+        row.putFloat(4, 6f);
+        assertEquals(0, commands.apply());
+        assertEquals(new Position(5f, 6f), positions.get(entity));
+    }
+
+    @Test
+    void anotherReachableBuffersPlaceholderIsRefusedHoweverManyBuffersCameAndWent()
+    {
+        final CommandBuffer first = new CommandBuffer(world);
+        final long mine = first.create();
+        for (int i = 0; i < 40_000; i++)
+        {
+            new CommandBuffer(world).create();
+        }
+        final CommandBuffer last = new CommandBuffer(world);
+        final long theirs = last.create();
+
+        assertThrows(IllegalArgumentException.class, () -> positions.emplace(first, theirs, 1f, 1f));
+        assertThrows(IllegalArgumentException.class, () -> positions.emplace(last, mine, 1f, 1f));
+        positions.emplace(first, mine, 1f, 1f);
+        assertEquals(0, first.apply());
+        assertEquals(1, positions.size());
+    }
+
+    @Test
+    void threadsThatEndedLeaveTheirLanesToNewThreadsAndTheirPlaceholdersUnknown() throws Exception
+    {
+        final long[] earlier = {Entity.NULL};
+        for (int round = 0; round < 300; round++)
+        {
+            final Thread recorder = new Thread(() ->
+            {
+                if (earlier[0] != Entity.NULL)
+                {
+                    positions.emplace(commands, earlier[0], 9f, 9f);
+                }
+                earlier[0] = commands.create();
+                positions.emplace(commands, earlier[0], 1f, 1f);
+            });
+            recorder.start();
+            recorder.join();
+            assertEquals(round == 0 ? 0 : 1, commands.apply(), "a placeholder of the round before is unknown");
+        }
+
+        assertTrue(commands.toString().endsWith("from 1 threads]"), commands.toString());
+        assertEquals(300, positions.size());
+        for (int k = 0; k < positions.size(); k++)
+        {
+            assertEquals(new Position(1f, 1f), positions.getAt(k));
+        }
+    }
+
+    @Test
     void aListenerThatRunsDuringApplyCannotRecordIntoOrApplyTheSameBuffer()
     {
         final CommandBuffer followUps = new CommandBuffer(world);

@@ -2,15 +2,21 @@ package dev.cairn.parallel;
 
 import dev.cairn.Entity;
 import dev.cairn.World;
+import dev.cairn.command.CommandBuffer;
 import dev.cairn.parallel.ParallelFixtures.Frozen;
 import dev.cairn.parallel.ParallelFixtures.Health;
 import dev.cairn.parallel.ParallelFixtures.Position;
 import dev.cairn.parallel.ParallelFixtures.Velocity;
+import dev.cairn.observer.RuntimeObserver;
+import dev.cairn.signal.Connection;
+import dev.cairn.snapshot.ContinuousLoader;
+import dev.cairn.snapshot.Snapshot;
 import dev.cairn.view.RuntimeView;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -184,8 +190,8 @@ final class ParallelIterationTest
                 () -> movers.parallelForEach(pool(2), 8, (entity, position, velocity) ->
                     change.getValue().accept(entity)), change.getKey());
 
-            assertTrue(refused.getMessage().contains("ParallelFixtures_MoversView.parallelForEach runs on several " +
-                "threads") && refused.getMessage().contains("CommandBuffer"), change.getKey() + ": " +
+            assertTrue(refused.getMessage().contains("ParallelFixtures_MoversView.parallelForEach runs in " +
+                "parallel") && refused.getMessage().contains("CommandBuffer"), change.getKey() + ": " +
                 refused.getMessage());
             assertEquals(before, ParallelFixtures.digest(world), change.getKey() + " changed the world");
             assertFalse(world.isStructureLocked(), "unlocked once the iteration returned");
@@ -198,6 +204,184 @@ final class ParallelIterationTest
         final long after = world.create();
         positions.emplace(after, 1f, 2f);
         assertTrue(positions.contains(after), "structural changes work again after the iteration");
+    }
+
+    @Test
+    void closingObserversAndGroupsAndLoadingSnapshotsAreRefusedDuringARunAndChangeNothing()
+    {
+        final ParallelFixtures_HotGroup hot = new ParallelFixtures_HotGroup(world);
+        final ParallelFixtures_ToughGroup tough = new ParallelFixtures_ToughGroup(world);
+        final RuntimeObserver moved = world.observer().onUpdated(Position.class).build();
+        populate(new Random(4), 300);
+        final ParallelFixtures_LivingView living = new ParallelFixtures_LivingView(world);
+        final ByteBuffer snapshot;
+        try (World source = new World())
+        {
+            source.storage(ParallelFixtures_PositionStorage.TYPE).emplace(source.create(), 1f, 2f);
+            snapshot = ByteBuffer.allocate((int)Snapshot.sizeOf(source, ParallelFixtures_PositionStorage.TYPE));
+            Snapshot.save(source, snapshot, ParallelFixtures_PositionStorage.TYPE);
+            snapshot.flip();
+        }
+        final ContinuousLoader loader = new ContinuousLoader(world);
+        final Map<String, Runnable> changes = new LinkedHashMap<>();
+        changes.put("close an observer", moved::close);
+        changes.put("close a non-owning group", tough::close);
+        changes.put("close an owning group", hot::close);
+        changes.put("load through a continuous loader", () -> loader.load(snapshot.duplicate()));
+        changes.put("load a snapshot", () -> Snapshot.load(world, snapshot.duplicate()));
+        final String before = ParallelFixtures.digest(world);
+        final int hotSize = hot.size();
+        final int toughSize = tough.size();
+
+        for (final Map.Entry<String, Runnable> change : changes.entrySet())
+        {
+            // From a worker and from the calling thread alike: the caller runs chunks too.
+            final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> living.parallelForEach(pool(2), 16, (entity, health) -> change.getValue().run()),
+                change.getKey());
+
+            assertTrue(refused.getMessage().contains("runs in parallel") &&
+                refused.getMessage().contains("CommandBuffer"), change.getKey() + ": " + refused.getMessage());
+            assertEquals(before, ParallelFixtures.digest(world), change.getKey() + " changed the world");
+            assertTrue(moved.isOpen() && hot.isOpen() && tough.isOpen(), change.getKey());
+            assertEquals(2, world.groups().size(), change.getKey());
+            assertEquals(hotSize, hot.size(), change.getKey());
+            assertEquals(toughSize, tough.size(), change.getKey());
+        }
+        final long mover = positions.entityAt(0);
+        positions.patch(mover, 5f, 5f);
+        assertTrue(moved.contains(mover), "the observer still follows its storages");
+        loader.load(snapshot.duplicate());
+        assertEquals(1, loader.size(), "the loader is usable after the refused loads");
+        moved.close();
+        tough.close();
+        hot.close();
+        assertEquals(0, world.groups().size());
+    }
+
+    @Test
+    void aPatchIsRefusedOnlyWhereSomethingFollowsUpdates()
+    {
+        final ParallelFixtures_HotGroup hot = new ParallelFixtures_HotGroup(world);
+        populate(new Random(8), 300);
+        positions.onAdded((entity, index) -> { });
+        positions.onRemoving((entity, index) -> { });
+        final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
+
+        // Adds, removals and the owning group do not care about updates: patching is fine.
+        movers.parallelForEach(pool(2), 16, (entity, position, velocity) -> positions.patch(entity, 3f, 4f));
+        hot.parallelForEach(pool(2), 16, (entity, position, heat) -> heats.patch(entity, 9f));
+
+        movers.forEach((entity, position, velocity) -> assertEquals(3f, position.x()));
+        hot.forEach((entity, position, heat) -> assertEquals(9f, heat.t()));
+        final Connection listener = positions.onUpdated((entity, index) -> { });
+        final IllegalStateException refused = assertThrows(IllegalStateException.class,
+            () -> movers.parallelForEach(pool(2), 16, (entity, position, velocity) -> positions.patch(entity, 1f, 1f)));
+        assertTrue(refused.getMessage().contains("patch (which notifies listeners and observers)"),
+            refused.getMessage());
+        movers.forEach((entity, position, velocity) -> assertEquals(3f, position.x(), "nothing patched"));
+        listener.close();
+        final RuntimeObserver updated = world.observer().onUpdated(Position.class).build();
+        assertThrows(IllegalStateException.class,
+            () -> movers.parallelForEach(pool(2), 16, (entity, position, velocity) -> positions.patch(entity, 1f, 1f)));
+        updated.close();
+        movers.parallelForEach(pool(2), 16, (entity, position, velocity) -> positions.patch(entity, 1f, 1f));
+    }
+
+    @Test
+    void aParallelIterationOfAnotherWorldInsideAnActionRecordsInTheSequentialOrder()
+    {
+        final List<String> results = new ArrayList<>();
+        for (final int threads : new int[] {1, 2, 8})
+        {
+            for (final int chunkSize : new int[] {1, 3, Chunks.AUTOMATIC})
+            {
+                results.add(nestedRun(threads, chunkSize, true));
+            }
+        }
+        final String sequential = nestedRun(1, 1, false);
+
+        for (final String result : results)
+        {
+            assertEquals(sequential, result);
+        }
+    }
+
+    /**
+     * Twenty outer entities, each with a small world of its own; each visit records before, during (from an inner
+     * iteration of its world) and after, into one buffer of the outer world; the created entities' handles and values
+     * tell the order the buffer applied them in.
+     */
+    private static String nestedRun(final int threads, final int chunkSize, final boolean parallel)
+    {
+        try (World outer = new World())
+        {
+            final ParallelFixtures_HealthStorage outerHealths = outer.storage(ParallelFixtures_HealthStorage.TYPE);
+            final ParallelFixtures_PositionStorage outerPositions = outer.storage(ParallelFixtures_PositionStorage.TYPE);
+            final List<World> inners = new ArrayList<>();
+            final Map<Long, ParallelFixtures_LivingView> innerViews = new HashMap<>();
+            for (int i = 0; i < 20; i++)
+            {
+                final long entity = outer.create();
+                outerHealths.emplace(entity, i, true);
+                final World inner = new World();
+                final ParallelFixtures_HealthStorage innerHealths = inner.storage(ParallelFixtures_HealthStorage.TYPE);
+                for (int j = 0; j < 9; j++)
+                {
+                    innerHealths.emplace(inner.create(), 100 * i + j, true);
+                }
+                inners.add(inner);
+                innerViews.put(entity, new ParallelFixtures_LivingView(inner));
+            }
+            final CommandBuffer commands = new CommandBuffer(outer);
+            final ParallelFixtures_LivingView living = new ParallelFixtures_LivingView(outer);
+            final ParallelFixtures_LivingView.Action action = (entity, health) ->
+            {
+                outerPositions.emplace(commands, commands.create(), health.hp(), 0f);
+                final ParallelFixtures_LivingView.Action inner = (innerEntity, innerHealth) ->
+                    outerPositions.emplace(commands, commands.create(), innerHealth.hp(), 1f);
+                if (parallel)
+                {
+                    innerViews.get(entity).parallelForEach(pool(threads), chunkSize, inner);
+                }
+                else
+                {
+                    innerViews.get(entity).forEach(inner);
+                }
+                outerPositions.emplace(commands, commands.create(), health.hp(), 2f);
+            };
+            if (parallel)
+            {
+                living.parallelForEach(pool(threads), chunkSize, action);
+            }
+            else
+            {
+                living.forEach(action);
+            }
+            commands.apply();
+            inners.forEach(World::close);
+            return ParallelFixtures.digest(outer);
+        }
+    }
+
+    @Test
+    void aShutDownPoolIsRefusedBeforeAnythingRunsWhateverTheChunkCount()
+    {
+        populate(new Random(6), 100);
+        final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
+        final ForkJoinPool stopped = new ForkJoinPool(2);
+        stopped.shutdown();
+        final AtomicInteger visits = new AtomicInteger();
+
+        for (final int chunkSize : new int[] {1, Integer.MAX_VALUE})
+        {
+            final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> movers.parallelForEach(stopped, chunkSize, (entity, position, velocity) ->
+                    visits.incrementAndGet()));
+            assertTrue(refused.getMessage().contains("is shut down"), refused.getMessage());
+        }
+        assertEquals(0, visits.get());
+        assertFalse(world.isStructureLocked());
     }
 
     @Test
@@ -241,7 +425,7 @@ final class ParallelIterationTest
             () -> movers.parallelForEach(pool(2), 8, (entity, position, velocity) ->
                 living.parallelForEach((e, health) -> inner.incrementAndGet())));
 
-        assertTrue(nested.getMessage().contains("parallel iterations do not nest"), nested.getMessage());
+        assertTrue(nested.getMessage().contains("parallel iterations of one World do not nest"), nested.getMessage());
         assertEquals(0, inner.get());
         final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
             () -> movers.parallelForEach(pool(2), -1, (entity, position, velocity) -> { }));

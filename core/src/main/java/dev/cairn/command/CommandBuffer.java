@@ -6,10 +6,9 @@ import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.Chunks;
 import dev.cairn.signal.Signal;
 import dev.cairn.storage.ComponentStorage;
-import org.agrona.MutableDirectBuffer;
 import org.agrona.UnsafeApi;
-import org.agrona.concurrent.UnsafeBuffer;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
@@ -67,16 +66,31 @@ public final class CommandBuffer
     static final byte PATCH = 4;
     static final byte REMOVE = 5;
 
-    /** Bytes of a command before its row: the operation and type id in an int, then the entity. */
+    /**
+     * Bytes of a command before its row: an int holding the operation (bits 0 to 2), the row's length (bits 3 to 15)
+     * and the type id (bits 16 to 31), then the entity. The length is there so that a playback finds the next
+     * command without looking the storage up first.
+     */
     static final int HEADER_BYTES = Integer.BYTES + Long.BYTES;
+    private static final int OPERATION_MASK = 0x7;
+    private static final int ROW_SHIFT = 3;
+    private static final int MAX_ROW_BYTES = 0x1FFF;
+    private static final int TYPE_SHIFT = 16;
+    private static final int MAX_TYPE_ID = 0xFFFF;
+    private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
 
     private static final int MAX_LANES = 0xFFFF;
-    private static int nextTag;
 
     private final World world;
     /** Bits 48 to 62 of this buffer's placeholders: tells them from another buffer's. */
     private final long tag;
     private final ThreadLocal<Lane> laneOfThread = ThreadLocal.withInitial(this::newLane);
+    /**
+     * A cache in front of {@code laneOfThread}, which costs a hash lookup per command: each lane at the slot of its
+     * thread's id. Read and written without a lock; a reader checks the lane's thread, so a stale or overwritten
+     * slot only sends it to the thread-local.
+     */
+    private Lane[] lanesByThread = new Lane[16];
     private Lane[] lanes = new Lane[4];
     private int laneCount;
     /** True while {@link #apply()} plays the commands back: a listener may not record into this buffer then. */
@@ -96,10 +110,7 @@ public final class CommandBuffer
         {
             throw new IllegalStateException("the World is closed; create a command buffer for an open one");
         }
-        synchronized (CommandBuffer.class)
-        {
-            tag = (long)(nextTag++ & 0x7FFF) << 48;
-        }
+        tag = (long)PlaceholderTags.take(this) << 48;
     }
 
     /**
@@ -154,23 +165,24 @@ public final class CommandBuffer
      */
     public void remove(final long entity, final ComponentStorage<?> storage)
     {
-        lane().begin(REMOVE, own(storage).type().id(), requireEntity(entity)).storages(storage);
+        final Lane lane = lane();
+        lane.begin(REMOVE, lane.known(this, storage), requireEntity(entity), 0);
     }
 
     /**
      * Starts recording an add (or a patch) whose fields the caller writes next into the returned row: what generated
      * {@code emplace(commands, ...)} and {@code patch(commands, ...)} call. The row is this thread's, valid until its
-     * next command; every byte of it is zero until written.
+     * next command. Write every field: a byte not written holds whatever an earlier command left there.
      *
      * @param patch   true for a patch, false for an add.
      * @param storage the world's storage of the component.
      * @param entity  an entity of the world, or a placeholder of this buffer.
-     * @return this thread's row: write the fields at {@link Row#offset()} plus each field's row offset.
+     * @return this thread's row, to write the fields into.
      * @throws IllegalArgumentException if the entity is neither, or the storage is not the world's.
      */
     public Row record(final boolean patch, final ComponentStorage<?> storage, final long entity)
     {
-        return beginRow(patch ? PATCH : ADD, own(storage), entity);
+        return beginRow(patch ? PATCH : ADD, storage, entity);
     }
 
     /**
@@ -180,12 +192,12 @@ public final class CommandBuffer
      */
     public int size()
     {
-        int size = 0;
+        long size = 0;
         for (int k = 0; k < laneCount(); k++)
         {
             size += lanes[k].commands;
         }
-        return size;
+        return (int)Math.min(size, Integer.MAX_VALUE);
     }
 
     /**
@@ -195,7 +207,14 @@ public final class CommandBuffer
      */
     public boolean isEmpty()
     {
-        return size() == 0;
+        for (int k = 0; k < laneCount(); k++)
+        {
+            if (lanes[k].commands != 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -239,11 +258,17 @@ public final class CommandBuffer
             for (int k = 0; k < segments.count(); k++)
             {
                 final Lane lane = lanes[segments.lane(k)];
+                // Reading the length first proves the array is not null, which spares every Unsafe access below the
+                // compiler barriers it would otherwise need.
+                final byte[] bytes = lane.bytes;
                 int at = segments.start(k);
-                final int end = segments.end(k);
+                final int end = Math.min(segments.end(k), bytes.length);
                 while (at < end)
                 {
-                    at = playback.run(lane, at);
+                    final int header = getInt(bytes, at);
+                    final int next = at + HEADER_BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
+                    playback.run(lane, bytes, at, header);
+                    at = next;
                 }
             }
         }
@@ -265,10 +290,35 @@ public final class CommandBuffer
         return "CommandBuffer[" + size() + " commands from " + laneCount() + " threads]";
     }
 
+    private static int getInt(final byte[] bytes, final int at)
+    {
+        return UnsafeApi.getIntUnaligned(bytes, ARRAY_BASE + at);
+    }
+
+    private static long getLong(final byte[] bytes, final int at)
+    {
+        return UnsafeApi.getLongUnaligned(bytes, ARRAY_BASE + at);
+    }
+
+    private static void putLong(final byte[] bytes, final int at, final long value)
+    {
+        UnsafeApi.putLongUnaligned(bytes, ARRAY_BASE + at, value);
+    }
+
     private Lane lane()
     {
         ensureNotApplying("recorded into");
-        return laneOfThread.get();
+        final long thread = Thread.currentThread().getId();
+        final Lane[] byThread = lanesByThread;
+        final int slot = (int)thread & (byThread.length - 1);
+        final Lane cached = byThread[slot];
+        if (cached != null && cached.thread == thread)
+        {
+            return cached;
+        }
+        final Lane lane = laneOfThread.get();
+        byThread[slot] = lane;
+        return lane;
     }
 
     private void ensureNotApplying(final String what)
@@ -287,14 +337,30 @@ public final class CommandBuffer
 
     private synchronized Lane newLane()
     {
+        for (int k = 0; k < laneCount; k++)
+        {
+            // A lane whose thread ended is taken over once its commands were applied: a pool that retires and
+            // spawns workers does not grow the buffer.
+            final Lane lane = lanes[k];
+            if (lane.isEmpty() && !lane.isOwnerAlive())
+            {
+                lane.adopt();
+                return lane;
+            }
+        }
         if (laneCount == MAX_LANES)
         {
-            throw new IllegalStateException("a command buffer records from at most " + MAX_LANES + " threads; use " +
-                "a pool of fewer threads, or one buffer per group of threads");
+            throw new IllegalStateException("a command buffer records from at most " + MAX_LANES + " threads at " +
+                "once (or with commands not yet applied); use a pool of fewer threads, or one buffer per group of " +
+                "threads");
         }
         if (laneCount == lanes.length)
         {
             lanes = Arrays.copyOf(lanes, laneCount * 2);
+        }
+        if (laneCount * 2 >= lanesByThread.length && lanesByThread.length < MAX_LANES)
+        {
+            lanesByThread = new Lane[lanesByThread.length * 2];
         }
         final Lane lane = new Lane(laneCount, tag);
         lanes[laneCount++] = lane;
@@ -304,7 +370,7 @@ public final class CommandBuffer
     private Row beginRow(final byte operation, final ComponentStorage<?> storage, final long entity)
     {
         final Lane lane = lane();
-        lane.begin(operation, storage.type().id(), requireEntity(entity), storage.rowBytes()).storages(storage);
+        lane.begin(operation, lane.known(this, storage), requireEntity(entity), storage.rowBytes());
         return lane.row;
     }
 
@@ -331,47 +397,89 @@ public final class CommandBuffer
     }
 
     /**
-     * The row a thread writes a component's fields into while recording it; one per thread and buffer, reused.
+     * The row a thread writes a component's fields into while recording it (what generated {@code emplace(commands,
+     * ...)} and {@code patch(commands, ...)} do); one per thread and buffer, reused. A field goes at its row offset
+     * (see {@link ComponentStorage#rowOffset(int)}), in the column's representation: a boolean as a byte 0 or 1, an
+     * enum as its ordinal. Write every field (a byte not written holds whatever an earlier command left there); a
+     * write outside the row throws {@link IndexOutOfBoundsException}.
      */
     public static final class Row
     {
-        MutableDirectBuffer buffer;
+        byte[] bytes;
+        /** Where the row starts in {@code bytes}. */
         int offset;
+        int length;
 
-        /**
-         * Where the row's bytes are.
-         *
-         * @return the buffer.
-         */
-        public MutableDirectBuffer buffer()
+        /** Writes a byte (or a boolean, or an enum ordinal of up to 256 constants). */
+        public void putByte(final int field, final byte value)
         {
-            return buffer;
+            UnsafeApi.putByte(bytes, at(field, Byte.BYTES), value);
         }
 
-        /**
-         * Where the row starts in {@link #buffer()}; a field goes at this plus its row offset (see
-         * {@link ComponentStorage#rowOffset(int)}), in native byte order.
-         *
-         * @return the offset.
-         */
-        public int offset()
+        /** Writes a short (or an enum ordinal of more than 256 constants). */
+        public void putShort(final int field, final short value)
         {
-            return offset;
+            UnsafeApi.putShortUnaligned(bytes, at(field, Short.BYTES), value);
+        }
+
+        /** Writes a char. */
+        public void putChar(final int field, final char value)
+        {
+            UnsafeApi.putCharUnaligned(bytes, at(field, Character.BYTES), value);
+        }
+
+        /** Writes an int. */
+        public void putInt(final int field, final int value)
+        {
+            UnsafeApi.putIntUnaligned(bytes, at(field, Integer.BYTES), value);
+        }
+
+        /** Writes a float. */
+        public void putFloat(final int field, final float value)
+        {
+            UnsafeApi.putIntUnaligned(bytes, at(field, Float.BYTES), Float.floatToRawIntBits(value));
+        }
+
+        /** Writes a long (or an entity handle, or a placeholder of this buffer). */
+        public void putLong(final int field, final long value)
+        {
+            UnsafeApi.putLongUnaligned(bytes, at(field, Long.BYTES), value);
+        }
+
+        /** Writes a double. */
+        public void putDouble(final int field, final double value)
+        {
+            UnsafeApi.putLongUnaligned(bytes, at(field, Double.BYTES), Double.doubleToRawLongBits(value));
+        }
+
+        private long at(final int field, final int width)
+        {
+            if (field < 0 || field > length - width || offset + length > bytes.length)
+            {
+                throw new IndexOutOfBoundsException("a field of " + width + " bytes at " + field + " does not fit in " +
+                    "a row of " + length + " bytes");
+            }
+            return ARRAY_BASE + offset + field;
         }
     }
 
     /** One thread's commands, and where each of its chunks' commands start. */
     static final class Lane
     {
-        private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+        /** An epoch no run has: epochs start at 0 and grow. */
+        private static final long NO_SEGMENT = -1;
 
         final int id;
+        /** The id of the thread that records into this lane (ids are never reused in a JVM). */
+        volatile long thread = Thread.currentThread().getId();
+        /** That thread, weakly: a lane whose thread ended can be taken over by a new one. */
+        WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
         final long placeholderBits;
-        /** The commands, back to back; {@code view} wraps the same array for rows. */
+        /** The commands, back to back. */
         byte[] bytes = new byte[1024];
-        final UnsafeBuffer view = new UnsafeBuffer(bytes);
         final Row row = new Row();
-        final Chunk chunk = Chunk.current();
+        /** The chunk of the owner thread. */
+        Chunk chunk = Chunk.current();
         int length;
         int commands;
         /** Each segment: the epoch, the chunk start (or NONE) and the offset where it starts. */
@@ -379,6 +487,9 @@ public final class CommandBuffer
         int[] segmentKeys = new int[8];
         int[] segmentStarts = new int[8];
         int segments;
+        /** The chunk start and epoch of the last segment, or {@link #NO_SEGMENT} before the first. */
+        int openFrom;
+        long openEpoch = NO_SEGMENT;
         /** The entity each create made, by placeholder number less {@code base}; NULL until applied. */
         long[] created = new long[16];
         int createdCount;
@@ -394,7 +505,6 @@ public final class CommandBuffer
         {
             this.id = id;
             this.placeholderBits = Long.MIN_VALUE | tag | ((long)id << 32);
-            row.buffer = view;
         }
 
         /** Appends a command's header, opening a segment if the chunk or epoch changed since the last one. */
@@ -406,76 +516,71 @@ public final class CommandBuffer
         /** Appends a command's header and room for a zeroed row of {@code rowBytes} just after it. */
         Lane begin(final byte operation, final int typeId, final long entity, final int rowBytes)
         {
-            final long epoch;
-            final int key;
-            if (chunk.from() == Chunk.NONE)
+            final int from = chunk.from();
+            if (from != openFrom || (from == Chunk.NONE ? Chunks.epoch() : chunk.epoch()) != openEpoch)
             {
-                epoch = Chunks.epoch();
-                key = Integer.MAX_VALUE;
+                openSegment(from);
             }
-            else
+            final int start = length;
+            final int end = start + HEADER_BYTES + rowBytes;
+            byte[] bytes = this.bytes;
+            if (end > bytes.length || end < 0)
             {
-                epoch = chunk.epoch();
-                key = chunk.from();
+                bytes = grow(HEADER_BYTES + rowBytes);
             }
-            if (segments == 0 || segmentEpochs[segments - 1] != epoch || segmentKeys[segments - 1] != key)
-            {
-                openSegment(epoch, key);
-            }
-            ensureRoom(HEADER_BYTES + rowBytes);
-            final byte[] bytes = this.bytes;
-            final long at = ARRAY_BASE + length;
-            UnsafeApi.putIntUnaligned(bytes, at, operation | typeId << 8);
+            final long at = ARRAY_BASE + start;
+            UnsafeApi.putIntUnaligned(bytes, at, operation | rowBytes << ROW_SHIFT | typeId << TYPE_SHIFT);
             UnsafeApi.putLongUnaligned(bytes, at + Integer.BYTES, entity);
-            int zeroed = 0;
-            for (; zeroed + Long.BYTES <= rowBytes; zeroed += Long.BYTES)
-            {
-                UnsafeApi.putLongUnaligned(bytes, at + HEADER_BYTES + zeroed, 0L);
-            }
-            for (; zeroed < rowBytes; zeroed++)
-            {
-                UnsafeApi.putByte(bytes, at + HEADER_BYTES + zeroed, (byte)0);
-            }
-            row.offset = length + HEADER_BYTES;
-            length += HEADER_BYTES + rowBytes;
+            row.bytes = bytes;
+            row.offset = start + HEADER_BYTES;
+            row.length = rowBytes;
+            length = end;
             commands++;
             return this;
         }
 
-        void storages(final ComponentStorage<?> storage)
+        /**
+         * The type id of a storage, checked to be the world's the first time this lane meets it.
+         *
+         * @throws NullPointerException     if it is null.
+         * @throws IllegalArgumentException if it is not the world's.
+         */
+        int known(final CommandBuffer buffer, final ComponentStorage<?> storage)
         {
             final int id = storage.type().id();
+            final ComponentStorage<?>[] storagesById = this.storagesById;
+            if (id < storagesById.length && storagesById[id] == storage)
+            {
+                return id;
+            }
+            buffer.own(storage);
+            if (id > MAX_TYPE_ID || storage.rowBytes() > MAX_ROW_BYTES)
+            {
+                throw new IllegalArgumentException(storage.name() + " cannot be recorded: a command buffer takes " +
+                    "component types with ids up to " + MAX_TYPE_ID + " (this one's is " + id + ") and rows of up to " +
+                    MAX_ROW_BYTES + " bytes (this one's has " + storage.rowBytes() + ")");
+            }
             if (id >= storagesById.length)
             {
-                storagesById = Arrays.copyOf(storagesById, Math.max(id + 1, storagesById.length * 2));
+                this.storagesById = Arrays.copyOf(storagesById, Math.max(id + 1, storagesById.length * 2));
             }
-            storagesById[id] = storage;
+            this.storagesById[id] = storage;
+            return id;
         }
 
-        private void ensureRoom(final int more)
+        /** Makes room for {@code more} bytes after {@code length}; returns the new array. */
+        private byte[] grow(final int more)
         {
-            if (more > bytes.length - length)
+            final long needed = (long)length + more;
+            if (needed > Integer.MAX_VALUE - 8)
             {
-                if ((long)length + more > Integer.MAX_VALUE - 8)
-                {
-                    throw new IllegalStateException("a thread recorded 2 GiB of commands into one command buffer; " +
-                        "apply() it more often");
-                }
-                bytes = Arrays.copyOf(bytes, (int)Math.min(Integer.MAX_VALUE - 8, Math.max(2L * bytes.length,
-                    (long)length + more)));
-                view.wrap(bytes);
+                throw new IllegalStateException("a thread recorded 2 GiB of commands into one command buffer; " +
+                    "apply() it more often");
             }
+            bytes = Arrays.copyOf(bytes, (int)Math.min(Integer.MAX_VALUE - 8, Math.max(2L * bytes.length, needed)));
+            return bytes;
         }
 
-        int getInt(final int at)
-        {
-            return UnsafeApi.getIntUnaligned(bytes, ARRAY_BASE + at);
-        }
-
-        long getLong(final int at)
-        {
-            return UnsafeApi.getLongUnaligned(bytes, ARRAY_BASE + at);
-        }
 
         long placeholder()
         {
@@ -487,7 +592,8 @@ public final class CommandBuffer
             return placeholderBits | ((base + createdCount++) & 0xFFFF_FFFFL);
         }
 
-        private void openSegment(final long epoch, final int key)
+        /** Starts a segment for the chunk (or, outside one, the epoch) this thread records in now. */
+        private void openSegment(final int from)
         {
             if (segments == segmentStarts.length)
             {
@@ -495,10 +601,36 @@ public final class CommandBuffer
                 segmentKeys = Arrays.copyOf(segmentKeys, segments * 2);
                 segmentStarts = Arrays.copyOf(segmentStarts, segments * 2);
             }
-            segmentEpochs[segments] = epoch;
-            segmentKeys[segments] = key;
+            openFrom = from;
+            openEpoch = from == Chunk.NONE ? Chunks.epoch() : chunk.epoch();
+            segmentEpochs[segments] = openEpoch;
+            segmentKeys[segments] = from == Chunk.NONE ? Integer.MAX_VALUE : from;
             segmentStarts[segments] = length;
             segments++;
+        }
+
+        boolean isEmpty()
+        {
+            return length == 0 && createdCount == 0;
+        }
+
+        boolean isOwnerAlive()
+        {
+            final Thread thread = owner.get();
+            return thread != null && thread.isAlive();
+        }
+
+        /** Makes the calling thread this lane's owner; placeholder numbers go on from the last owner's. */
+        void adopt()
+        {
+            owner = new WeakReference<>(Thread.currentThread());
+            chunk = Chunk.current();
+            openEpoch = NO_SEGMENT;
+            if (bytes.length > 1 << 20)
+            {
+                bytes = new byte[1024];
+            }
+            thread = Thread.currentThread().getId();
         }
 
         void reset()
@@ -506,6 +638,7 @@ public final class CommandBuffer
             length = 0;
             commands = 0;
             segments = 0;
+            openEpoch = NO_SEGMENT;
             base += createdCount;
             createdCount = 0;
         }
@@ -596,6 +729,7 @@ public final class CommandBuffer
     private final class Playback
     {
         private final Lane[] lanes;
+        private final long[] created = new long[1];
         int skipped;
         Throwable failure;
         /** The entity-reference row offsets of each type id met so far. */
@@ -606,29 +740,36 @@ public final class CommandBuffer
             this.lanes = lanes;
         }
 
-        /** Runs the command at {@code at} of {@code lane}; returns where the next one starts. */
-        int run(final Lane lane, final int at)
+        /** Runs the command at {@code at} of {@code lane}, whose header is {@code header}. */
+        void run(final Lane lane, final byte[] bytes, final int at, final int header)
         {
-            final UnsafeBuffer bytes = lane.view;
-            final int header = lane.getInt(at);
-            final byte operation = (byte)header;
-            final int typeId = header >>> 8;
-            final long recorded = lane.getLong(at + Integer.BYTES);
+            final int operation = header & OPERATION_MASK;
+            final int typeId = header >>> TYPE_SHIFT;
+            final long recorded = getLong(bytes, at + Integer.BYTES);
             final ComponentStorage<?> storage = operation >= ADD ? lane.storagesById[typeId] : null;
             final int rowAt = at + HEADER_BYTES;
-            final int next = operation == ADD || operation == PATCH ? rowAt + storage.rowBytes() : rowAt;
             try
             {
                 if (operation == CREATE)
                 {
-                    lane.created[(int)recorded - lane.base] = world.create();
-                    return next;
+                    // The bulk form hands the entity over before its listeners run, so a listener that throws
+                    // leaves an entity later commands still find.
+                    created[0] = Entity.NULL;
+                    try
+                    {
+                        world.create(created, 1);
+                    }
+                    finally
+                    {
+                        lane.created[(int)recorded - lane.base] = created[0];
+                    }
+                    return;
                 }
                 final long entity = resolve(recorded);
                 if (!world.valid(entity))
                 {
                     skipped++;
-                    return next;
+                    return;
                 }
                 switch (operation)
                 {
@@ -640,14 +781,7 @@ public final class CommandBuffer
                         break;
                     case ADD:
                         resolveReferences(typeId, storage, bytes, rowAt);
-                        if (storage.indexOf(entity) >= 0)
-                        {
-                            storage.patchRow(entity, bytes, rowAt);
-                        }
-                        else
-                        {
-                            storage.addRow(entity, bytes, rowAt);
-                        }
+                        storage.putRow(entity, bytes, rowAt);
                         break;
                     default:
                         if (!storage.contains(entity))
@@ -656,7 +790,7 @@ public final class CommandBuffer
                             break;
                         }
                         resolveReferences(typeId, storage, bytes, rowAt);
-                        storage.patchRow(entity, bytes, rowAt);
+                        storage.putRow(entity, bytes, rowAt);
                         break;
                 }
             }
@@ -664,7 +798,6 @@ public final class CommandBuffer
             {
                 failure = Signal.collect(failure, thrown);
             }
-            return next;
         }
 
         private long resolve(final long value)
@@ -684,7 +817,7 @@ public final class CommandBuffer
         }
 
         private void resolveReferences(
-            final int typeId, final ComponentStorage<?> storage, final MutableDirectBuffer bytes, final int at)
+            final int typeId, final ComponentStorage<?> storage, final byte[] bytes, final int at)
         {
             if (typeId >= entityOffsets.length)
             {
@@ -698,10 +831,10 @@ public final class CommandBuffer
             }
             for (final int offset : offsets)
             {
-                final long value = bytes.getLong(at + offset);
+                final long value = getLong(bytes, at + offset);
                 if (value < 0 && isPlaceholder(value))
                 {
-                    bytes.putLong(at + offset, resolve(value));
+                    putLong(bytes, at + offset, resolve(value));
                 }
             }
         }

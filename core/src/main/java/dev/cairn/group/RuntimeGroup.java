@@ -313,6 +313,10 @@ public final class RuntimeGroup implements AutoCloseable
         {
             return;
         }
+        if (!owned0Closed())
+        {
+            world.offHeap.requireUnlocked("close group " + description + " of the World");
+        }
         if (!owned0Closed() && lead().isIterating())
         {
             throw new IllegalStateException(

@@ -353,8 +353,9 @@ public final class OffHeap
         if (lockedBy != null)
         {
             throw new IllegalStateException(
-                "cannot start " + what + " while " + lockedBy + " runs: parallel iterations do not nest; run it " +
-                "after the first returns, or sequentially inside the first's action with forEach");
+                "cannot start " + what + " while " + lockedBy + " runs: parallel iterations of one World do not " +
+                "nest; run it after the first returns, or inside the first's action with the forEach of a view of " +
+                "the action's own (a view's Refs serve one thread at a time, so each thread needs its own view)");
         }
         lockedBy = what;
         for (final Holder holder : holders)
@@ -398,9 +399,23 @@ public final class OffHeap
     public IllegalStateException lockedStructure(final String change)
     {
         return new IllegalStateException(
-            "cannot " + change + " while " + lockedBy + " runs on several threads: structural changes (create, " +
+            "cannot " + change + " while " + lockedBy + " runs in parallel: structural changes (create, " +
             "destroy, add, remove, clear, sort, compact, groups, observers) would race with it. Record the change in " +
             "a dev.cairn.command.CommandBuffer and apply() it after the iteration");
+    }
+
+    /**
+     * Throws {@link #lockedStructure} while the structure is locked.
+     *
+     * @param change what is attempted, for example {@code "close group Movers of"}.
+     * @throws IllegalStateException if a parallel iteration runs.
+     */
+    public void requireUnlocked(final String change)
+    {
+        if (lockedBy != null)
+        {
+            throw lockedStructure(change);
+        }
     }
 
     private void ensureUnlocked(final String change)

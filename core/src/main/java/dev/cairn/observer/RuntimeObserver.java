@@ -50,6 +50,7 @@ import java.util.function.LongConsumer;
 public final class RuntimeObserver implements AutoCloseable
 {
     private final SparseSet entities;
+    private final OffHeap offHeap;
     private final ComponentStorage<?>[] required;
     private final ComponentStorage<?>[] excluded;
     private final Map<ComponentStorage<?>, Follower> followers;
@@ -60,6 +61,7 @@ public final class RuntimeObserver implements AutoCloseable
         this.required = builder.required().toArray(new ComponentStorage<?>[0]);
         this.excluded = builder.without.toArray(new ComponentStorage<?>[0]);
         this.description = builder.describe();
+        this.offHeap = builder.offHeap;
         this.entities = SparseSet.onSharedMemory(
             DeletionPolicy.IN_PLACE, builder.offHeap, builder.pool, "observer of " + description);
         this.followers = new LinkedHashMap<>();
@@ -223,6 +225,7 @@ public final class RuntimeObserver implements AutoCloseable
         {
             return;
         }
+        offHeap.requireUnlocked("close the observer of " + description + " in the World");
         if (entities.isIterating())
         {
             throw new IllegalStateException(
@@ -310,6 +313,12 @@ public final class RuntimeObserver implements AutoCloseable
             {
                 enterIfMatching(entity);
             }
+        }
+
+        @Override
+        public boolean followsUpdates()
+        {
+            return onUpdated;
         }
 
         @Override

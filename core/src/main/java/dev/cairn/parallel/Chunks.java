@@ -16,6 +16,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <b>Where a command comes from.</b> While a chunk runs, {@link Chunk#current()} tells the thread running it which
  * parallel run and which chunk it is in; a {@link dev.cairn.command.CommandBuffer} orders what it records by that,
  * which is why its order does not depend on threads or chunk size.
+ * <p>
+ * <b>Nesting.</b> A run started from inside a chunk of another run (a {@code parallelForEach} of another world in an
+ * action) does not fork: it walks its chunks on the calling thread, back to front as a sequential {@code forEach}
+ * would, inside the outer chunk, so commands it records keep their place in the outer run's order.
  */
 public final class Chunks
 {
@@ -65,6 +69,7 @@ public final class Chunks
      * @param action    walks one chunk.
      * @throws NullPointerException     if {@code pool} or {@code action} is null.
      * @throws IllegalArgumentException if {@code chunkSize} is negative.
+     * @throws IllegalStateException    if the pool is shut down.
      */
     public static void run(final ForkJoinPool pool, final int extent, final int chunkSize, final ChunkAction action)
     {
@@ -75,6 +80,18 @@ public final class Chunks
         }
         final int size = chunkSize == AUTOMATIC ? automaticSize(extent, pool.getParallelism()) : chunkSize;
         final int chunks = (int)((extent + (long)size - 1) / size);
+        if (Chunk.current().from() != Chunk.NONE)
+        {
+            // Started from a chunk of another run: walk on this thread, as a sequential forEach would, so that what
+            // it records into a command buffer belongs to the outer chunk and keeps its place in the apply order.
+            final Run nested = new Run(Chunk.current().epoch(), extent, size, action);
+            for (int k = chunks - 1; k >= 0 && nested.failure == null; k--)
+            {
+                nested.walk(k);
+            }
+            nested.rethrow();
+            return;
+        }
         final Run run = new Run(EPOCHS.incrementAndGet(), extent, size, action);
         try
         {
@@ -111,6 +128,10 @@ public final class Chunks
         {
             throw new NullPointerException("action");
         }
+        if (pool.isShutdown())
+        {
+            throw new IllegalStateException("the ForkJoinPool " + pool + " is shut down; pass a running pool");
+        }
         if (chunkSize < 0)
         {
             throw new IllegalArgumentException(
@@ -141,12 +162,25 @@ public final class Chunks
             {
                 return;
             }
-            final int from = k * size;
-            final int to = (int)Math.min((long)from + size, extent);
             final Chunk chunk = Chunk.current();
             final long outerEpoch = chunk.epoch;
             final int outerFrom = chunk.from;
-            chunk.set(epoch, from);
+            chunk.set(epoch, k * size);
+            try
+            {
+                walk(k);
+            }
+            finally
+            {
+                chunk.set(outerEpoch, outerFrom);
+            }
+        }
+
+        /** Walks chunk {@code k}, recording a failure. */
+        void walk(final int k)
+        {
+            final int from = k * size;
+            final int to = (int)Math.min((long)from + size, extent);
             try
             {
                 action.walk(from, to);
@@ -154,10 +188,6 @@ public final class Chunks
             catch (final Throwable thrown)
             {
                 fail(thrown);
-            }
-            finally
-            {
-                chunk.set(outerEpoch, outerFrom);
             }
         }
 

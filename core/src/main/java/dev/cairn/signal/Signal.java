@@ -19,6 +19,12 @@ import java.util.Arrays;
  */
 public abstract class Signal<L>
 {
+    /**
+     * The most exceptions {@link #collect} keeps suppressed in the first one: a command buffer applying a million
+     * failing commands reports the first failures, not a million.
+     */
+    public static final int MAX_SUPPRESSED = 100;
+
     private static final Connection[] NONE = new Connection[0];
 
     private final String name;
@@ -124,8 +130,8 @@ public abstract class Signal<L>
      *
      * @param first  what was recorded so far, or null.
      * @param thrown the new exception.
-     * @return the exception to rethrow at the end: {@code first}, with {@code thrown} suppressed in it, or
-     * {@code thrown} if it is the first.
+     * @return the exception to rethrow at the end: {@code first}, with {@code thrown} suppressed in it (up to
+     * {@link #MAX_SUPPRESSED} of them; later ones are dropped), or {@code thrown} if it is the first.
      */
     public static Throwable collect(final Throwable first, final Throwable thrown)
     {
@@ -133,7 +139,7 @@ public abstract class Signal<L>
         {
             return thrown;
         }
-        if (first != thrown)
+        if (first != thrown && first.getSuppressed().length < MAX_SUPPRESSED)
         {
             first.addSuppressed(thrown);
         }

@@ -86,6 +86,7 @@ public final class ContinuousLoader implements AutoCloseable
         {
             throw new IllegalStateException("cannot load into a closed World");
         }
+        world.requireStructureUnlocked("load a snapshot into");
         stage.unloadSnapshot(SnapshotInput.NONE);
         final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot);
         try

@@ -54,8 +54,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final ComponentSignal removing;
     private StorageHook[] hooks = NO_HOOKS;
     private boolean signalled;
+    /** Whether an update listener or a hook that follows updates is there: what a patch must tell. */
+    private boolean updateSignalled;
     private long addedTicks;
     private long changedTicks;
+    private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
+
     /** Where each field starts in a row (see {@link #rowBytes()}), in column order, and the row's size at the end. */
     private final int[] rowOffsets;
     /** The row offsets of the entity-reference fields, which loaders and command buffers translate. */
@@ -409,12 +413,20 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     {
         checkIndex(index);
         checkRow(target, offset);
-        final Object base = target.byteArray();
+        final byte[] array = target.byteArray();
         final long at = target.addressOffset() + offset;
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
-            copy(null, columnAddress(k) + (long)index * width, base, at + rowOffsets[k], width);
+            final long from = columnAddress(k) + (long)index * width;
+            if (array != null)
+            {
+                toArray(from, array, at + rowOffsets[k], width);
+            }
+            else
+            {
+                fromAddress(from, at + rowOffsets[k], width);
+            }
         }
     }
 
@@ -456,37 +468,150 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         updated(entity, index);
     }
 
+    /**
+     * Adds the component to an entity from a row held in a byte array or, if the entity has it, overwrites its
+     * fields: {@link #addRow} or {@link #patchRow} with one lookup and a copy specialized to the component, as a
+     * command buffer's add is applied. Hooks and listeners run, ticks are stamped.
+     *
+     * @param entity an alive entity.
+     * @param row    the array holding the row (see {@link #rowBytes()}).
+     * @param offset where the row starts in it.
+     * @throws IllegalArgumentException  if the entity is not alive.
+     * @throws IndexOutOfBoundsException if the row does not fit in {@code row}; nothing changes then.
+     * @throws IllegalStateException     if the storage is closed, or its structure locked and the entity lacks the
+     *                                   component (or has it and listeners would be told of the change).
+     */
+    public final void putRow(final long entity, final byte[] row, final int offset)
+    {
+        ensureOpen();
+        if (offset < 0 || offset > row.length - rowBytes())
+        {
+            throw new IndexOutOfBoundsException("a row of " + rowBytes() + " bytes at " + offset + " does not fit in " +
+                "an array of " + row.length);
+        }
+        int index = indexOf(entity);
+        if (index >= 0)
+        {
+            if (updateSignalled && isStructureLocked())
+            {
+                ensureMutable("patch (which notifies listeners and observers) a component of");
+            }
+            writeRow(index, row, offset);
+            updated(entity, index);
+        }
+        else
+        {
+            index = insert(entity);
+            writeRow(index, row, offset);
+            added(entity, index);
+        }
+    }
+
+    /**
+     * Copies a row held in a byte array into the columns at a packed index. Generated storages override it with one
+     * load and store per field; this version walks the row's layout.
+     *
+     * @param index  a packed index below {@link #size()}, checked by the caller.
+     * @param row    the array.
+     * @param offset where the row starts in it; the caller checked that the whole row fits.
+     */
+    protected void writeRow(final int index, final byte[] row, final int offset)
+    {
+        final long at = ARRAY_BASE + offset;
+        for (int k = 0; k < rowOffsets.length - 1; k++)
+        {
+            final int width = rowOffsets[k + 1] - rowOffsets[k];
+            fromArray(row, at + rowOffsets[k], columnAddress(k) + (long)index * width, width);
+        }
+    }
+
     private void writeRow(final int index, final DirectBuffer source, final int offset)
     {
-        final Object base = source.byteArray();
+        final byte[] array = source.byteArray();
         final long at = source.addressOffset() + offset;
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
-            copy(base, at + rowOffsets[k], null, columnAddress(k) + (long)index * width, width);
+            final long to = columnAddress(k) + (long)index * width;
+            if (array != null)
+            {
+                fromArray(array, at + rowOffsets[k], to, width);
+            }
+            else
+            {
+                fromAddress(at + rowOffsets[k], to, width);
+            }
         }
     }
 
-    /** Copies one field: a single load and store for the widths fields have, without a native call. */
-    private static void copy(
-        final Object fromBase, final long from, final Object toBase, final long to, final int width)
+    // The copies below come in pairs, one for a byte array and one for an address: Unsafe accesses whose base the
+    // compiler cannot tell apart from null are an order of magnitude slower.
+
+    /** Copies one field from a byte array to an address: a single load and store for the widths fields have. */
+    private static void fromArray(final byte[] array, final long from, final long to, final int width)
     {
         switch (width)
         {
             case Byte.BYTES:
-                UnsafeApi.putByte(toBase, to, UnsafeApi.getByte(fromBase, from));
+                UnsafeApi.putByte(to, UnsafeApi.getByte(array, from));
                 break;
             case Short.BYTES:
-                UnsafeApi.putShortUnaligned(toBase, to, UnsafeApi.getShortUnaligned(fromBase, from));
+                UnsafeApi.putShort(to, UnsafeApi.getShortUnaligned(array, from));
                 break;
             case Integer.BYTES:
-                UnsafeApi.putIntUnaligned(toBase, to, UnsafeApi.getIntUnaligned(fromBase, from));
+                UnsafeApi.putInt(to, UnsafeApi.getIntUnaligned(array, from));
                 break;
             case Long.BYTES:
-                UnsafeApi.putLongUnaligned(toBase, to, UnsafeApi.getLongUnaligned(fromBase, from));
+                UnsafeApi.putLong(to, UnsafeApi.getLongUnaligned(array, from));
                 break;
             default:
-                UnsafeApi.copyMemory(fromBase, from, toBase, to, width);
+                UnsafeApi.copyMemory(array, from, null, to, width);
+                break;
+        }
+    }
+
+    /** Copies one field between addresses. */
+    private static void fromAddress(final long from, final long to, final int width)
+    {
+        switch (width)
+        {
+            case Byte.BYTES:
+                UnsafeApi.putByte(to, UnsafeApi.getByte(from));
+                break;
+            case Short.BYTES:
+                UnsafeApi.putShort(to, UnsafeApi.getShort(from));
+                break;
+            case Integer.BYTES:
+                UnsafeApi.putInt(to, UnsafeApi.getInt(from));
+                break;
+            case Long.BYTES:
+                UnsafeApi.putLong(to, UnsafeApi.getLong(from));
+                break;
+            default:
+                UnsafeApi.copyMemory(from, to, width);
+                break;
+        }
+    }
+
+    /** Copies one field from an address to a byte array. */
+    private static void toArray(final long from, final byte[] array, final long to, final int width)
+    {
+        switch (width)
+        {
+            case Byte.BYTES:
+                UnsafeApi.putByte(array, to, UnsafeApi.getByte(from));
+                break;
+            case Short.BYTES:
+                UnsafeApi.putShortUnaligned(array, to, UnsafeApi.getShort(from));
+                break;
+            case Integer.BYTES:
+                UnsafeApi.putIntUnaligned(array, to, UnsafeApi.getInt(from));
+                break;
+            case Long.BYTES:
+                UnsafeApi.putLongUnaligned(array, to, UnsafeApi.getLong(from));
+                break;
+            default:
+                UnsafeApi.copyMemory(null, from, array, to, width);
                 break;
         }
     }
@@ -739,12 +864,13 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @param entity an entity with this component.
      * @return its packed index.
      * @throws IllegalArgumentException if the entity does not have this component.
-     * @throws IllegalStateException    if the storage is closed, or signalled while a parallel iteration runs.
+     * @throws IllegalStateException    if the storage is closed, or its updates are followed (a listener, an
+     *                                  observer) while a parallel iteration runs.
      */
     protected final int indexForPatch(final long entity)
     {
         final int index = requireIndex(entity);
-        if (signalled && isStructureLocked())
+        if (updateSignalled && isStructureLocked())
         {
             ensureMutable("patch (which notifies listeners and observers) a component of");
         }
@@ -764,7 +890,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         {
             stampChanged(index);
         }
-        if (signalled)
+        if (updateSignalled)
         {
             sendUpdated(entity, index);
         }
@@ -888,7 +1014,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         {
             try
             {
-                hook.updated(entity, index);
+                if (hook.followsUpdates())
+                {
+                    hook.updated(entity, index);
+                }
             }
             catch (final Throwable thrown)
             {
@@ -902,6 +1031,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private void listenersChanged()
     {
         signalled = hooks.length > 0 || !added.isEmpty() || !updated.isEmpty() || !removing.isEmpty();
+        boolean followed = !updated.isEmpty();
+        for (final StorageHook hook : hooks)
+        {
+            followed |= hook.followsUpdates();
+        }
+        updateSignalled = followed;
         hook(hooks.length > 0 || !removing.isEmpty());
     }
 
@@ -914,6 +1049,90 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
                 type.recordClass().getSimpleName() + " is not tracked, so its storage keeps no change ticks; " +
                 "declare it @Component(tracked = true)");
         }
+    }
+
+    /**
+     * Reads a {@code byte} from a row in a byte array, in native byte order; unchecked, for {@link #writeRow}.
+     *
+     * @param row    the array.
+     * @param offset where the value starts in it; the whole value must lie inside the array.
+     * @return the value there.
+     */
+    protected static byte getByte(final byte[] row, final int offset)
+    {
+        return UnsafeApi.getByte(row, ARRAY_BASE + offset);
+    }
+
+    /**
+     * Reads a {@code short} from a row in a byte array, in native byte order; unchecked, for {@link #writeRow}.
+     *
+     * @param row    the array.
+     * @param offset where the value starts in it; the whole value must lie inside the array.
+     * @return the value there.
+     */
+    protected static short getShort(final byte[] row, final int offset)
+    {
+        return UnsafeApi.getShortUnaligned(row, ARRAY_BASE + offset);
+    }
+
+    /**
+     * Reads a {@code char} from a row in a byte array, in native byte order; unchecked, for {@link #writeRow}.
+     *
+     * @param row    the array.
+     * @param offset where the value starts in it; the whole value must lie inside the array.
+     * @return the value there.
+     */
+    protected static char getChar(final byte[] row, final int offset)
+    {
+        return UnsafeApi.getCharUnaligned(row, ARRAY_BASE + offset);
+    }
+
+    /**
+     * Reads a {@code int} from a row in a byte array, in native byte order; unchecked, for {@link #writeRow}.
+     *
+     * @param row    the array.
+     * @param offset where the value starts in it; the whole value must lie inside the array.
+     * @return the value there.
+     */
+    protected static int getInt(final byte[] row, final int offset)
+    {
+        return UnsafeApi.getIntUnaligned(row, ARRAY_BASE + offset);
+    }
+
+    /**
+     * Reads a {@code float} from a row in a byte array, in native byte order; unchecked, for {@link #writeRow}.
+     *
+     * @param row    the array.
+     * @param offset where the value starts in it; the whole value must lie inside the array.
+     * @return the value there.
+     */
+    protected static float getFloat(final byte[] row, final int offset)
+    {
+        return Float.intBitsToFloat(UnsafeApi.getIntUnaligned(row, ARRAY_BASE + offset));
+    }
+
+    /**
+     * Reads a {@code long} from a row in a byte array, in native byte order; unchecked, for {@link #writeRow}.
+     *
+     * @param row    the array.
+     * @param offset where the value starts in it; the whole value must lie inside the array.
+     * @return the value there.
+     */
+    protected static long getLong(final byte[] row, final int offset)
+    {
+        return UnsafeApi.getLongUnaligned(row, ARRAY_BASE + offset);
+    }
+
+    /**
+     * Reads a {@code double} from a row in a byte array, in native byte order; unchecked, for {@link #writeRow}.
+     *
+     * @param row    the array.
+     * @param offset where the value starts in it; the whole value must lie inside the array.
+     * @return the value there.
+     */
+    protected static double getDouble(final byte[] row, final int offset)
+    {
+        return Double.longBitsToDouble(UnsafeApi.getLongUnaligned(row, ARRAY_BASE + offset));
     }
 
     /**

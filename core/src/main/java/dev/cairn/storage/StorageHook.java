@@ -42,7 +42,18 @@ public interface StorageHook
     }
 
     /**
-     * The entity's component was overwritten as a whole, or marked updated.
+     * Whether this hook wants {@link #updated}: a storage sends updates (and refuses a patch while a parallel
+     * iteration runs) only if a listener or a hook does.
+     *
+     * @return false unless overridden.
+     */
+    default boolean followsUpdates()
+    {
+        return false;
+    }
+
+    /**
+     * The entity's component was overwritten as a whole, or marked updated; called only if {@link #followsUpdates()}.
      *
      * @param entity the entity.
      * @param index  the component's packed index.
