@@ -258,8 +258,6 @@ public final class CommandBuffer
             for (int k = 0; k < segments.count(); k++)
             {
                 final Lane lane = lanes[segments.lane(k)];
-                // Reading the length first proves the array is not null, which spares every Unsafe access below the
-                // compiler barriers it would otherwise need.
                 final byte[] bytes = lane.bytes;
                 int at = segments.start(k);
                 final int end = Math.min(segments.end(k), bytes.length);
