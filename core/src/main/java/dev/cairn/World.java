@@ -61,8 +61,9 @@ public final class World implements AutoCloseable, Storages
     private final OffHeap offHeap;
     private final EntityPool entities;
     private final Clock clock = new Clock();
-    private final EntitySignal createdSignal = new EntitySignal("World: created", null);
-    private final EntitySignal destroyingSignal = new EntitySignal("World: destroying", null);
+    private final EntitySignal createdSignal = new EntitySignal("World: created", this::checkListenersMutable, null);
+    private final EntitySignal destroyingSignal =
+        new EntitySignal("World: destroying", this::checkListenersMutable, null);
     private final RuntimeGroup.Registry groups;
     /** The entities being destroyed while listeners watch, innermost last: destroying one again does nothing. */
     private long[] dying = new long[4];
@@ -803,6 +804,14 @@ public final class World implements AutoCloseable, Storages
     public void requireStructureUnlocked(final String change)
     {
         ensureUnlocked(change);
+    }
+
+    private void checkListenersMutable()
+    {
+        if (isStructureLocked())
+        {
+            throw offHeap.lockedStructure("connect or disconnect a listener of the World");
+        }
     }
 
     private void ensureUnlocked(final String change)

@@ -180,6 +180,10 @@ final class ParallelIterationTest
         changes.put("a new group", entity -> new ParallelFixtures_ToughGroup(world));
         changes.put("a new observer", entity -> world.observer().onAdded(Health.class).build());
         changes.put("connect a listener", entity -> healths.onAdded((e, i) -> { }));
+        final Connection watching = healths.onRemoving((e, i) -> { });
+        final Connection counting = world.onCreated(e -> { });
+        changes.put("disconnect a component listener", entity -> watching.close());
+        changes.put("disconnect a world listener", entity -> counting.close());
         changes.put("advance the tick", entity -> world.advanceTick());
         final String before = ParallelFixtures.digest(world);
         final int tick = world.tick();
@@ -197,6 +201,7 @@ final class ParallelIterationTest
             assertFalse(world.isStructureLocked(), "unlocked once the iteration returned");
         }
         assertEquals(tick, world.tick());
+        assertTrue(watching.isConnected() && counting.isConnected(), "refused disconnects leave the listeners");
         final IllegalStateException close = assertThrows(IllegalStateException.class,
             () -> movers.parallelForEach(pool(2), 8, (entity, position, velocity) -> world.close()));
         assertTrue(close.getMessage().contains("cannot be closed while"), close.getMessage());

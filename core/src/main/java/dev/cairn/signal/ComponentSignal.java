@@ -11,11 +11,12 @@ public final class ComponentSignal extends Signal<ComponentListener>
      * Creates a signal without listeners.
      *
      * @param name     what exception and debug messages call it, for example {@code "Position storage: added"}.
+     * @param guard    called before every connect and disconnect, which it refuses by throwing; may be null.
      * @param onChange called after every connect and disconnect; may be null.
      */
-    public ComponentSignal(final String name, final Runnable onChange)
+    public ComponentSignal(final String name, final Runnable guard, final Runnable onChange)
     {
-        super(name, onChange);
+        super(name, guard, onChange);
     }
 
     /**

@@ -29,12 +29,16 @@ public final class Connection implements AutoCloseable
 
     /**
      * Disconnects the listener; it is not called again. Idempotent.
+     *
+     * @throws IllegalStateException if its owner's listeners may not change now (a parallel iteration of the world
+     *                               runs); the listener stays connected then.
      */
     @Override
     public void close()
     {
         if (connected)
         {
+            signal.checkChange();
             connected = false;
             signal.disconnect(this);
         }

@@ -11,11 +11,12 @@ public final class EntitySignal extends Signal<LongConsumer>
      * Creates a signal without listeners.
      *
      * @param name     what debug messages call it, for example {@code "World: destroying"}.
+     * @param guard    called before every connect and disconnect, which it refuses by throwing; may be null.
      * @param onChange called after every connect and disconnect; may be null.
      */
-    public EntitySignal(final String name, final Runnable onChange)
+    public EntitySignal(final String name, final Runnable guard, final Runnable onChange)
     {
-        super(name, onChange);
+        super(name, guard, onChange);
     }
 
     /**

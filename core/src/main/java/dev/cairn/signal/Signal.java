@@ -28,6 +28,7 @@ public abstract class Signal<L>
     private static final Connection[] NONE = new Connection[0];
 
     private final String name;
+    private final Runnable guard;
     private final Runnable onChange;
     private Connection[] connections = NONE;
 
@@ -35,12 +36,15 @@ public abstract class Signal<L>
      * Creates a signal without listeners.
      *
      * @param name     what {@link #toString()} says, for example {@code "Position storage: added"}.
+     * @param guard    called before every connect and disconnect, which it refuses by throwing (an owner whose
+     *                 listeners must not change now); may be null.
      * @param onChange called after every connect and disconnect, for owners that keep a flag of whether anyone
      *                 listens; may be null.
      */
-    protected Signal(final String name, final Runnable onChange)
+    protected Signal(final String name, final Runnable guard, final Runnable onChange)
     {
         this.name = name;
+        this.guard = guard;
         this.onChange = onChange;
     }
 
@@ -50,6 +54,7 @@ public abstract class Signal<L>
      * @param listener the listener.
      * @return its connection: close it to disconnect.
      * @throws NullPointerException if {@code listener} is null.
+     * @throws RuntimeException     what the guard throws when listeners may not change now.
      */
     public final Connection connect(final L listener)
     {
@@ -57,6 +62,7 @@ public abstract class Signal<L>
         {
             throw new NullPointerException("listener");
         }
+        checkChange();
         final Connection connection = new Connection(this, listener);
         final Connection[] grown = Arrays.copyOf(connections, connections.length + 1);
         grown[connections.length] = connection;
@@ -195,6 +201,15 @@ public abstract class Signal<L>
                 changed();
                 return;
             }
+        }
+    }
+
+    /** Runs the guard: throws if listeners may not connect or disconnect now. */
+    final void checkChange()
+    {
+        if (guard != null)
+        {
+            guard.run();
         }
     }
 

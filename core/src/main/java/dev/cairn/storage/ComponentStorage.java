@@ -97,9 +97,9 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             .mapToInt(field -> rowOffsets[type.schema().indexOf(field.name())])
             .toArray();
         final String name = name();
-        this.added = new ComponentSignal(name + ": added", this::listenersChanged);
-        this.updated = new ComponentSignal(name + ": updated", this::listenersChanged);
-        this.removing = new ComponentSignal(name + ": removing", this::listenersChanged);
+        this.added = new ComponentSignal(name + ": added", this::checkListenersMutable, this::listenersChanged);
+        this.updated = new ComponentSignal(name + ": updated", this::checkListenersMutable, this::listenersChanged);
+        this.removing = new ComponentSignal(name + ": removing", this::checkListenersMutable, this::listenersChanged);
         if (tracked)
         {
             clock.track(this);
@@ -1026,6 +1026,14 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
         failure = updated.send(this, entity, index, failure);
         Signal.rethrow(failure);
+    }
+
+    private void checkListenersMutable()
+    {
+        if (isStructureLocked())
+        {
+            ensureMutable("connect or disconnect a listener of");
+        }
     }
 
     private void listenersChanged()
