@@ -43,6 +43,7 @@ import java.util.Arrays;
 public abstract class ComponentStorage<R extends Record> extends SparseSet
 {
     private static final StorageHook[] NO_HOOKS = new StorageHook[0];
+    private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
 
     private final ComponentType<R, ?> type;
     /** The world's clock, read by every tracked write. */
@@ -58,8 +59,6 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private boolean updateSignalled;
     private long addedTicks;
     private long changedTicks;
-    private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
-
     /** Where each field starts in a row (see {@link #rowBytes()}), in column order, and the row's size at the end. */
     private final int[] rowOffsets;
     /** The row offsets of the entity-reference fields, which loaders and command buffers translate. */
@@ -413,20 +412,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     {
         checkIndex(index);
         checkRow(target, offset);
-        final byte[] array = target.byteArray();
+        final Object base = target.byteArray();
         final long at = target.addressOffset() + offset;
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
-            final long from = columnAddress(k) + (long)index * width;
-            if (array != null)
-            {
-                toArray(from, array, at + rowOffsets[k], width);
-            }
-            else
-            {
-                fromAddress(from, at + rowOffsets[k], width);
-            }
+            copy(null, columnAddress(k) + (long)index * width, base, at + rowOffsets[k], width);
         }
     }
 
@@ -521,97 +512,41 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
-            fromArray(row, at + rowOffsets[k], columnAddress(k) + (long)index * width, width);
+            copy(row, at + rowOffsets[k], null, columnAddress(k) + (long)index * width, width);
         }
     }
 
     private void writeRow(final int index, final DirectBuffer source, final int offset)
     {
-        final byte[] array = source.byteArray();
+        final Object base = source.byteArray();
         final long at = source.addressOffset() + offset;
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
-            final long to = columnAddress(k) + (long)index * width;
-            if (array != null)
-            {
-                fromArray(array, at + rowOffsets[k], to, width);
-            }
-            else
-            {
-                fromAddress(at + rowOffsets[k], to, width);
-            }
+            copy(base, at + rowOffsets[k], null, columnAddress(k) + (long)index * width, width);
         }
     }
 
-    // The copies below come in pairs, one for a byte array and one for an address: Unsafe accesses whose base the
-    // compiler cannot tell apart from null are an order of magnitude slower.
-
-    /** Copies one field from a byte array to an address: a single load and store for the widths fields have. */
-    private static void fromArray(final byte[] array, final long from, final long to, final int width)
+    /** Copies one field: a single load and store for the widths fields have, without a native call. */
+    private static void copy(
+        final Object fromBase, final long from, final Object toBase, final long to, final int width)
     {
         switch (width)
         {
             case Byte.BYTES:
-                UnsafeApi.putByte(to, UnsafeApi.getByte(array, from));
+                UnsafeApi.putByte(toBase, to, UnsafeApi.getByte(fromBase, from));
                 break;
             case Short.BYTES:
-                UnsafeApi.putShort(to, UnsafeApi.getShortUnaligned(array, from));
+                UnsafeApi.putShortUnaligned(toBase, to, UnsafeApi.getShortUnaligned(fromBase, from));
                 break;
             case Integer.BYTES:
-                UnsafeApi.putInt(to, UnsafeApi.getIntUnaligned(array, from));
+                UnsafeApi.putIntUnaligned(toBase, to, UnsafeApi.getIntUnaligned(fromBase, from));
                 break;
             case Long.BYTES:
-                UnsafeApi.putLong(to, UnsafeApi.getLongUnaligned(array, from));
+                UnsafeApi.putLongUnaligned(toBase, to, UnsafeApi.getLongUnaligned(fromBase, from));
                 break;
             default:
-                UnsafeApi.copyMemory(array, from, null, to, width);
-                break;
-        }
-    }
-
-    /** Copies one field between addresses. */
-    private static void fromAddress(final long from, final long to, final int width)
-    {
-        switch (width)
-        {
-            case Byte.BYTES:
-                UnsafeApi.putByte(to, UnsafeApi.getByte(from));
-                break;
-            case Short.BYTES:
-                UnsafeApi.putShort(to, UnsafeApi.getShort(from));
-                break;
-            case Integer.BYTES:
-                UnsafeApi.putInt(to, UnsafeApi.getInt(from));
-                break;
-            case Long.BYTES:
-                UnsafeApi.putLong(to, UnsafeApi.getLong(from));
-                break;
-            default:
-                UnsafeApi.copyMemory(from, to, width);
-                break;
-        }
-    }
-
-    /** Copies one field from an address to a byte array. */
-    private static void toArray(final long from, final byte[] array, final long to, final int width)
-    {
-        switch (width)
-        {
-            case Byte.BYTES:
-                UnsafeApi.putByte(array, to, UnsafeApi.getByte(from));
-                break;
-            case Short.BYTES:
-                UnsafeApi.putShortUnaligned(array, to, UnsafeApi.getShort(from));
-                break;
-            case Integer.BYTES:
-                UnsafeApi.putIntUnaligned(array, to, UnsafeApi.getInt(from));
-                break;
-            case Long.BYTES:
-                UnsafeApi.putLongUnaligned(array, to, UnsafeApi.getLong(from));
-                break;
-            default:
-                UnsafeApi.copyMemory(null, from, array, to, width);
+                UnsafeApi.copyMemory(fromBase, from, toBase, to, width);
                 break;
         }
     }
