@@ -300,6 +300,86 @@ final class CommandBufferTest
     }
 
     @Test
+    void threadsWhoseIdsCollideStillRecordIntoLanesOfTheirOwn() throws Exception
+    {
+        final int perThread = 20_000;
+        final long[] entities = new long[2 * perThread];
+        world.create(entities, entities.length);
+        final Thread[] recorders = new Thread[2];
+        for (int t = 0; t < recorders.length; t++)
+        {
+            final int first = t * perThread;
+            recorders[t] = new Thread(() ->
+            {
+                for (int i = first; i < first + perThread; i++)
+                {
+                    positions.emplace(commands, entities[i], i, -i);
+                }
+            })
+            {
+                @Override
+                @SuppressWarnings("deprecation")
+                public long getId()
+                {
+                    return 7; // a legal override: the buffer must not tell threads apart by it
+                }
+            };
+        }
+        for (final Thread recorder : recorders)
+        {
+            recorder.start();
+        }
+        for (final Thread recorder : recorders)
+        {
+            recorder.join();
+        }
+
+        assertEquals(2 * perThread, commands.size());
+        assertEquals(0, commands.apply());
+        for (int i = 0; i < entities.length; i++)
+        {
+            assertEquals(new Position(i, -i), positions.get(entities[i]));
+        }
+    }
+
+    @Test
+    void aRowWrittenFromAnotherThreadWhileItsLaneGrowsNeverWritesOutsideTheLane() throws Exception
+    {
+        final long entity = world.create();
+        final CommandBuffer.Row[] shared = {commands.record(false, positions, entity)};
+        final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        final Thread writer = new Thread(() ->
+        {
+            while (!done.get())
+            {
+                try
+                {
+                    shared[0].putLong(0, 0x4141_4141_4141_4141L);
+                }
+                catch (final IndexOutOfBoundsException | NullPointerException refused)
+                {
+                    // What a misused row may do; writing outside its array is what it may not.
+                }
+            }
+        });
+        writer.start();
+        final long until = System.nanoTime() + 500_000_000L;
+        while (System.nanoTime() < until)
+        {
+            final CommandBuffer fresh = new CommandBuffer(world);
+            for (int i = 0; i < 2_000; i++)
+            {
+                shared[0] = fresh.record(false, positions, entity);
+                shared[0].putFloat(0, 1f);
+                shared[0].putFloat(4, 2f);
+            }
+        }
+        done.set(true);
+        writer.join();
+        assertTrue(world.valid(entity), "the JVM and the world survived");
+    }
+
+    @Test
     void aListenerThatRunsDuringApplyCannotRecordIntoOrApplyTheSameBuffer()
     {
         final CommandBuffer followUps = new CommandBuffer(world);

@@ -8,7 +8,6 @@ import dev.cairn.signal.Signal;
 import dev.cairn.storage.ComponentStorage;
 import org.agrona.UnsafeApi;
 
-import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
@@ -306,11 +305,12 @@ public final class CommandBuffer
     private Lane lane()
     {
         ensureNotApplying("recorded into");
-        final long thread = Thread.currentThread().getId();
+        final Thread thread = Thread.currentThread();
         final Lane[] byThread = lanesByThread;
-        final int slot = (int)thread & (byThread.length - 1);
+        // The id only picks the slot (a subclass may override getId): the owner decides.
+        final int slot = (int)thread.getId() & (byThread.length - 1);
         final Lane cached = byThread[slot];
-        if (cached != null && cached.thread == thread)
+        if (cached != null && cached.owner == thread)
         {
             return cached;
         }
@@ -340,7 +340,8 @@ public final class CommandBuffer
             // A lane whose thread ended is taken over once its commands were applied: a pool that retires and
             // spawns workers does not grow the buffer.
             final Lane lane = lanes[k];
-            if (lane.isEmpty() && !lane.isOwnerAlive())
+            // Dead first: seeing the owner ended makes everything it recorded visible here.
+            if (!lane.owner.isAlive() && lane.isEmpty())
             {
                 lane.adopt();
                 return lane;
@@ -411,48 +412,61 @@ public final class CommandBuffer
         /** Writes a byte (or a boolean, or an enum ordinal of up to 256 constants). */
         public void putByte(final int field, final byte value)
         {
-            UnsafeApi.putByte(bytes, at(field, Byte.BYTES), value);
+            final byte[] bytes = this.bytes;
+            UnsafeApi.putByte(bytes, at(bytes, field, Byte.BYTES), value);
         }
 
         /** Writes a short (or an enum ordinal of more than 256 constants). */
         public void putShort(final int field, final short value)
         {
-            UnsafeApi.putShortUnaligned(bytes, at(field, Short.BYTES), value);
+            final byte[] bytes = this.bytes;
+            UnsafeApi.putShortUnaligned(bytes, at(bytes, field, Short.BYTES), value);
         }
 
         /** Writes a char. */
         public void putChar(final int field, final char value)
         {
-            UnsafeApi.putCharUnaligned(bytes, at(field, Character.BYTES), value);
+            final byte[] bytes = this.bytes;
+            UnsafeApi.putCharUnaligned(bytes, at(bytes, field, Character.BYTES), value);
         }
 
         /** Writes an int. */
         public void putInt(final int field, final int value)
         {
-            UnsafeApi.putIntUnaligned(bytes, at(field, Integer.BYTES), value);
+            final byte[] bytes = this.bytes;
+            UnsafeApi.putIntUnaligned(bytes, at(bytes, field, Integer.BYTES), value);
         }
 
         /** Writes a float. */
         public void putFloat(final int field, final float value)
         {
-            UnsafeApi.putIntUnaligned(bytes, at(field, Float.BYTES), Float.floatToRawIntBits(value));
+            final byte[] bytes = this.bytes;
+            UnsafeApi.putIntUnaligned(bytes, at(bytes, field, Float.BYTES), Float.floatToRawIntBits(value));
         }
 
         /** Writes a long (or an entity handle, or a placeholder of this buffer). */
         public void putLong(final int field, final long value)
         {
-            UnsafeApi.putLongUnaligned(bytes, at(field, Long.BYTES), value);
+            final byte[] bytes = this.bytes;
+            UnsafeApi.putLongUnaligned(bytes, at(bytes, field, Long.BYTES), value);
         }
 
         /** Writes a double. */
         public void putDouble(final int field, final double value)
         {
-            UnsafeApi.putLongUnaligned(bytes, at(field, Double.BYTES), Double.doubleToRawLongBits(value));
+            final byte[] bytes = this.bytes;
+            UnsafeApi.putLongUnaligned(bytes, at(bytes, field, Double.BYTES), Double.doubleToRawLongBits(value));
         }
 
-        private long at(final int field, final int width)
+        /**
+         * Where a field goes in {@code bytes}, checked against that very array: the fields are read once, so a row
+         * misused from another thread while its lane grows throws or writes a stale row, never outside the array.
+         */
+        private long at(final byte[] bytes, final int field, final int width)
         {
-            if (field < 0 || field > length - width || offset + length > bytes.length)
+            final int offset = this.offset;
+            final int length = this.length;
+            if (field < 0 || field > length - width || offset < 0 || offset > bytes.length - length)
             {
                 throw new IndexOutOfBoundsException("a field of " + width + " bytes at " + field + " does not fit in " +
                     "a row of " + length + " bytes");
@@ -468,10 +482,8 @@ public final class CommandBuffer
         private static final long NO_SEGMENT = -1;
 
         final int id;
-        /** The id of the thread that records into this lane (ids are never reused in a JVM). */
-        volatile long thread = Thread.currentThread().getId();
-        /** That thread, weakly: a lane whose thread ended can be taken over by a new one. */
-        WeakReference<Thread> owner = new WeakReference<>(Thread.currentThread());
+        /** The thread that records into this lane; once it has ended, a new thread can take the lane over. */
+        volatile Thread owner = Thread.currentThread();
         final long placeholderBits;
         /** The commands, back to back. */
         byte[] bytes = new byte[1024];
@@ -612,23 +624,16 @@ public final class CommandBuffer
             return length == 0 && createdCount == 0;
         }
 
-        boolean isOwnerAlive()
-        {
-            final Thread thread = owner.get();
-            return thread != null && thread.isAlive();
-        }
-
         /** Makes the calling thread this lane's owner; placeholder numbers go on from the last owner's. */
         void adopt()
         {
-            owner = new WeakReference<>(Thread.currentThread());
             chunk = Chunk.current();
             openEpoch = NO_SEGMENT;
             if (bytes.length > 1 << 20)
             {
                 bytes = new byte[1024];
             }
-            thread = Thread.currentThread().getId();
+            owner = Thread.currentThread();
         }
 
         void reset()

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  *     <li>{@code save} and {@code load}: {@link Snapshot}, into and out of a direct buffer (a load goes into a new
  *     world, made before the measured call);</li>
  *     <li>{@code rawCopy}: a copy of as many bytes as the snapshot has, from one direct buffer to another: the
- *     limit;</li>
+ *     limit; {@code rawCopyFresh} copies them into memory allocated for the copy, as a load must;</li>
  *     <li>{@code dataOutputSave} and {@code dataInputLoad}: what a user writes without a snapshot API, entity by
  *     entity through {@link DataOutputStream} and {@link DataInputStream} over a byte array.</li>
  * </ul>
@@ -156,6 +156,30 @@ public class CairnSnapshot
         UnsafeApi.copyMemory(BufferUtil.address(state.snapshot), BufferUtil.address(state.copy),
             state.snapshot.capacity());
         return state.copy;
+    }
+
+    /**
+     * Copies as many bytes as the snapshot holds into newly allocated memory, then frees it: the limit for a load,
+     * which also writes into memory the kernel has not mapped yet.
+     *
+     * @param state the snapshot.
+     * @return the first byte copied, so that the copy is not dead code.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public byte rawCopyFresh_10M(final Saved state)
+    {
+        final long size = state.snapshot.capacity();
+        final long address = UnsafeApi.allocateMemory(size);
+        try
+        {
+            UnsafeApi.copyMemory(BufferUtil.address(state.snapshot), address, size);
+            return UnsafeApi.getByte(address);
+        }
+        finally
+        {
+            UnsafeApi.freeMemory(address);
+        }
     }
 
     /**
