@@ -102,6 +102,42 @@ class SnapshotTest
     }
 
     @Test
+    void aWorldWithASortedOwningGroupComesBackInTheSameOrderWithTheGroupBuiltBeforeOrAfter()
+    {
+        try (World world = new World(); World before = new World(); World after = new World())
+        {
+            Worlds.grow(world, new Random(11), 3_000);
+            final RuntimeGroup sorted = world.group().owning(Link.class).with(Heat.class).without(Marked.class).build();
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            sorted.sort((left, right) -> Integer.compare(links.weightAt(left), links.weightAt(right)));
+            final List<Long> order = new ArrayList<>();
+            sorted.forEach(order::add);
+            final RuntimeGroup early = before.group().owning(Link.class).with(Heat.class).without(Marked.class)
+                .build();
+
+            final ByteBuffer snapshot = Worlds.save(world);
+            Snapshot.load(before, snapshot.duplicate());
+            Snapshot.load(after, snapshot.duplicate());
+            final RuntimeGroup late = after.group().owning(Link.class).with(Heat.class).without(Marked.class).build();
+
+            for (final RuntimeGroup group : List.of(early, late))
+            {
+                final List<Long> visited = new ArrayList<>();
+                group.forEach(visited::add);
+                assertEquals(order, visited, "the group's order survives the round trip");
+            }
+            for (final World copy : List.of(before, after))
+            {
+                for (final var storage : world.storages())
+                {
+                    assertEquals(Worlds.storageDigest(storage), Worlds.storageDigest(copy.storage(storage.type())),
+                        "packed order and values come back exactly");
+                }
+            }
+        }
+    }
+
+    @Test
     void aSubsetOfStoragesCanBeSaved()
     {
         try (World world = new World(); World copy = new World())

@@ -469,23 +469,26 @@ public final class RuntimeGroup implements AutoCloseable
         }
     }
 
-    /** Fills the group with the entities that match now. */
+    /**
+     * Fills the group with the entities that match now. An owning group takes them in the order of its first owned
+     * storage, front to back, so that a range already at the front (a snapshot of a world with the same group, loaded
+     * without signals) keeps its order: every swap is then with itself.
+     */
     private void populate()
     {
-        ComponentStorage<?> smallest = owned.length > 0 ? owned[0] : with[0];
-        for (final ComponentStorage<?> storage : owned)
+        ComponentStorage<?> source = owned.length > 0 ? owned[0] : with[0];
+        if (owned.length == 0)
         {
-            smallest = storage.memberCount() < smallest.memberCount() ? storage : smallest;
+            for (final ComponentStorage<?> storage : with)
+            {
+                source = storage.memberCount() < source.memberCount() ? storage : source;
+            }
         }
-        for (final ComponentStorage<?> storage : with)
-        {
-            smallest = storage.memberCount() < smallest.memberCount() ? storage : smallest;
-        }
-        final long[] candidates = new long[smallest.memberCount()];
+        final long[] candidates = new long[source.memberCount()];
         int count = 0;
-        for (int i = smallest.extent(); --i >= 0; )
+        for (int i = 0; i < source.extent(); i++)
         {
-            final long entity = smallest.entityAt(i);
+            final long entity = source.entityAt(i);
             if (entity != Entity.NULL)
             {
                 candidates[count++] = entity;
