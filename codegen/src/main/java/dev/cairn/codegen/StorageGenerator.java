@@ -476,10 +476,11 @@ final class StorageGenerator
             out.javadoc("Orders packed indices by " + field + " as {@code " + order + "} does, without boxing.");
             method(Owner.STORAGE, column, "public " + names.of("dev.cairn.set.IndexComparator"),
                 "comparing" + ComponentAnalyzer.capitalise(name), List.of(),
-                () -> out.list("return (left, right) -> " + names.lang(column.type().compareClass()) + ".compare(",
+                () -> out.list("return " + names.of("dev.cairn.set.IndexComparator") + ".of(this, (left, right) -> " +
+                        names.lang(column.type().compareClass()) + ".compare(",
                     List.of(column.type().compareKey(address(column, "", "checkIndex(left)")),
                         column.type().compareKey(address(column, "", "checkIndex(right)"))),
-                    ");"));
+                    "));"));
         }
 
         private void ref()

@@ -223,6 +223,58 @@ final class GroupTest
     }
 
     @Test
+    void aSortRefusesAComparatorThatReadsAStorageAtIndicesThatAreNotItsOwn()
+    {
+        final GroupFixtures_MassStorage masses = world.storage(GroupFixtures_MassStorage.TYPE);
+        final GroupFixtures_MarkedStorage marked = world.storage(GroupFixtures_MarkedStorage.TYPE);
+        final long[] e = entities(30);
+        for (int i = 0; i < e.length; i++)
+        {
+            velocities.emplace(e[e.length - 1 - i], i, 0f);
+            positions.emplace(e[i], (i * 7) % 30, 0f);
+            masses.emplace(e[i], (i * 11) % 30);
+            hps.emplace(e[i], i);
+            marked.emplace(e[i]);
+        }
+        final GroupFixtures_HeavyGroup heavy = new GroupFixtures_HeavyGroup(world);
+        final String storageBefore = order(velocities);
+
+        final IllegalArgumentException storage = assertThrows(IllegalArgumentException.class,
+            () -> velocities.sort(positions.comparingX()));
+        assertTrue(storage.getMessage().startsWith("the comparator reads GroupFixtures.Pos storage at the packed " +
+            "indices of GroupFixtures.Vel storage"), storage.getMessage());
+        assertEquals(storageBefore, order(velocities), "nothing sorted");
+        final IllegalArgumentException group = assertThrows(IllegalArgumentException.class,
+            () -> heavy.group().sort(hps.comparingValue()));
+        assertTrue(group.getMessage().contains("group "), group.getMessage());
+
+        heavy.group().sort(masses.comparingKg());
+        final List<Double> kgs = new ArrayList<>();
+        heavy.forEach((entity, mass, hp) -> kgs.add(mass.kg()));
+        assertEquals(kgs.stream().sorted().toList(), kgs);
+        heavy.group().sort((l, r) -> Integer.compare(hps.value(masses.entityAt(l)), hps.value(masses.entityAt(r))));
+        final List<Integer> values = new ArrayList<>();
+        heavy.forEach((entity, mass, hp) -> values.add(hp.value()));
+        assertEquals(values.stream().sorted().toList(), values, "a comparator through the entity is fine");
+        velocities.sort(velocities.comparingDx());
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        movement.sort(velocities.comparingDx());
+        final List<Float> dxs = new ArrayList<>();
+        movement.forEach((entity, pos, vel) -> dxs.add(vel.dx()));
+        assertEquals(dxs.stream().sorted().toList(), dxs, "any owned storage's comparator sorts the group");
+    }
+
+    private static String order(final dev.cairn.set.SparseSet set)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (int i = 0; i < set.size(); i++)
+        {
+            text.append(set.entityAt(i)).append(' ');
+        }
+        return text.toString();
+    }
+
+    @Test
     void aPartialOwningGroupLooksUpWhatItDoesNotOwnAndANonOwningOneKeepsItsOwnSet()
     {
         final GroupFixtures_MassStorage masses = world.storage(GroupFixtures_MassStorage.TYPE);

@@ -254,8 +254,9 @@ public final class RuntimeGroup implements AutoCloseable
      * Sorts the group's entities so that iteration visits them in ascending {@code comparator} order, permuting every
      * owned storage together.
      *
-     * @param comparator compares packed indices of the first owned storage ({@code positions.comparingX()}); it must
-     *                   only read.
+     * @param comparator compares packed indices of the owned storages, which are aligned: the {@code comparingX()}
+     *                   of any owned storage; it must only read.
+     * @throws IllegalArgumentException if the comparator says it reads a storage the group does not own.
      * @throws IllegalStateException if the group is not owning, a more restrictive group nests in it (sorting would
      *                               break that group's range; sort the innermost group), any owned storage is
      *                               being iterated (for example by an enclosing group's walk), or it or its world is
@@ -264,6 +265,7 @@ public final class RuntimeGroup implements AutoCloseable
     public void sort(final IndexComparator comparator)
     {
         ensureOpen();
+        SparseSet.requireComparatorOf(comparator, "group " + description, owned);
         if (entities != null)
         {
             throw new IllegalStateException(

@@ -4,7 +4,9 @@ package dev.cairn.set;
  * Orders two elements of a sparse set by their packed indices, without boxing.
  * <p>
  * During a sort the indices always refer to the layout the set had when the sort started, so a comparator may read
- * any payload column at those indices.
+ * any payload column at those indices. The indices are the sorted set's: a comparator that reads another set's columns
+ * at them compares the wrong elements. The generated {@code comparingX()} of a storage say which set they read
+ * ({@link #set()}), and a sort refuses one of another set.
  */
 @FunctionalInterface
 public interface IndexComparator
@@ -17,4 +19,39 @@ public interface IndexComparator
      * @return negative, zero or positive as the first element orders before, with, or after the second.
      */
     int compare(int left, int right);
+
+    /**
+     * The set whose packed indices this comparator reads, if it says.
+     *
+     * @return the set, or null for a comparator that does not say (a lambda of your own).
+     */
+    default SparseSet set()
+    {
+        return null;
+    }
+
+    /**
+     * A comparator that says it reads the packed indices of {@code set}.
+     *
+     * @param set        the set whose columns {@code comparator} reads.
+     * @param comparator the comparison.
+     * @return the comparator, with {@link #set()} returning {@code set}.
+     */
+    static IndexComparator of(final SparseSet set, final IndexComparator comparator)
+    {
+        return new IndexComparator()
+        {
+            @Override
+            public int compare(final int left, final int right)
+            {
+                return comparator.compare(left, right);
+            }
+
+            @Override
+            public SparseSet set()
+            {
+                return set;
+            }
+        };
+    }
 }

@@ -760,11 +760,13 @@ public class SparseSet implements AutoCloseable
      * a {@link DeletionPolicy#SWAP_ONLY} set sorts its members and leaves the released region as it is.
      *
      * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
-     * @throws IllegalStateException if the set is closed or being iterated, or if the comparator changed or closed
-     *                               it (the sort is then not applied).
+     * @throws IllegalArgumentException if the comparator says it reads another set ({@link IndexComparator#set()}).
+     * @throws IllegalStateException    if the set is closed or being iterated, or if the comparator changed or closed
+     *                                  it (the sort is then not applied).
      */
     public final void sort(final IndexComparator comparator)
     {
+        requireComparatorOf(comparator, this);
         ensureReorderable("sort");
         compactTombstones();
         final int length = extent();
@@ -789,6 +791,40 @@ public class SparseSet implements AutoCloseable
         }
         reorderCount++;
         applyPermutation(order, length);
+    }
+
+    /**
+     * Throws unless {@code comparator} reads one of {@code sets} or does not say which set it reads.
+     *
+     * @param comparator a comparator passed to a sort.
+     * @param sorted     what is sorted, for the message.
+     * @param sets       the sets whose packed indices the sort compares.
+     * @throws NullPointerException     if {@code comparator} is null.
+     * @throws IllegalArgumentException if it reads another set.
+     */
+    public static void requireComparatorOf(
+        final IndexComparator comparator, final Object sorted, final SparseSet... sets)
+    {
+        final SparseSet read = java.util.Objects.requireNonNull(comparator, "comparator").set();
+        if (read == null)
+        {
+            return;
+        }
+        for (final SparseSet set : sets)
+        {
+            if (read == set)
+            {
+                return;
+            }
+        }
+        throw new IllegalArgumentException("the comparator reads " + read.name + " at the packed indices of " +
+            sorted + ", which hold other entities there: sort by a component of " + sorted + ", or compare " +
+            "through the entity: (l, r) -> compare(other.x(sorted.entityAt(l)), other.x(sorted.entityAt(r)))");
+    }
+
+    private static void requireComparatorOf(final IndexComparator comparator, final SparseSet set)
+    {
+        requireComparatorOf(comparator, set.name, set);
     }
 
     /**
