@@ -243,7 +243,12 @@ final class GroupSource
         {
             arguments.add(refName(component));
         }
+        out.line("final long moves = group.moveCount();");
         out.list("action.accept(", arguments, ");");
+        out.line("if (group.moveCount() != moves)");
+        out.open();
+        out.line("group.checkWalk(moves, i);");
+        out.close();
         out.line("final int end = group.extent();");
         out.line("if (i > end)");
         out.open();
@@ -461,6 +466,7 @@ final class GroupSource
         out.line("private int index;");
         out.line("private long entity = dev.cairn.Entity.NULL;");
         out.line("private int reorders;");
+        out.line("private long moves;");
         out.blank();
         out.line("private Cursor()");
         out.open();
@@ -477,6 +483,11 @@ final class GroupSource
         out.line("    \"the group was sorted, or rebuilt by building a group that nests with it, while this \" +");
         out.line("    \"cursor walked it; the rest of the walk would visit some entities twice and others never: \" +");
         out.line("    \"start again with cursor()\");");
+        out.close();
+        out.line("if (group.moveCount() != moves)");
+        out.open();
+        out.line("group.checkWalk(moves, index);");
+        out.line("moves = group.moveCount();");
         out.close();
         out.line("int i = index;");
         out.line("final int end = group.extent();");
@@ -526,6 +537,7 @@ final class GroupSource
         out.line("group.ensureOpen();");
         out.line("index = Integer.MAX_VALUE;");
         out.line("reorders = group.reorderCount();");
+        out.line("moves = group.moveCount();");
         out.line("entity = dev.cairn.Entity.NULL;");
         for (final ViewComponent component : passed)
         {

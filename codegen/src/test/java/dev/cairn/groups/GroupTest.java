@@ -223,6 +223,90 @@ final class GroupTest
     }
 
     @Test
+    void makingAnEntityNotYetVisitedLeaveTheGroupStopsTheWalkInsteadOfVisitingAnotherTwice()
+    {
+        final long[] e = entities(8);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final List<Long> visited = new ArrayList<>();
+
+        // Each visit kills another unit: the last one of the range is swapped into its place, and it was visited.
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            movement.forEach((entity, pos, vel) ->
+            {
+                visited.add(entity);
+                final int victim = (int)pos.x() - 5;
+                if (victim >= 0 && velocities.contains(e[victim]))
+                {
+                    velocities.erase(e[victim]);
+                }
+            }));
+
+        assertTrue(stopped.getMessage().contains("other entities left or joined it") &&
+            stopped.getMessage().contains("CommandBuffer"), stopped.getMessage());
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+        assertAligned(movement.group());
+        assertEquals(7, movement.size(), "the change itself was made");
+    }
+
+    @Test
+    void leavingOrJoiningThatMovesNoEntityAcrossTheWalkIsFine()
+    {
+        final long[] e = entities(40);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final GroupFixtures_WoundedGroup wounded = new GroupFixtures_WoundedGroup(world);
+        final Set<Long> visited = new HashSet<>();
+        final List<Long> newcomers = new ArrayList<>();
+
+        movement.forEach((entity, pos, vel) ->
+        {
+            assertTrue(visited.add(entity));
+            if (pos.x() % 3 == 0)
+            {
+                velocities.erase(entity); // the visited entity itself leaves
+            }
+            else if (pos.x() % 3 == 1 && newcomers.size() < 100)
+            {
+                final long born = world.create(); // others join: they go behind the walk
+                positions.emplace(born, -1f, 0f);
+                velocities.emplace(born, 0f, 0f);
+                newcomers.add(born);
+            }
+        });
+
+        assertEquals(40, visited.size());
+        assertAligned(movement.group());
+        for (final long born : newcomers)
+        {
+            assertTrue(movement.contains(born));
+        }
+        final long[] w = entities(10);
+        for (final long entity : w)
+        {
+            hps.emplace(entity, 1);
+            positions.emplace(entity, 0f, 0f);
+        }
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            wounded.forEach((entity, hp, pos) ->
+            {
+                if (entity == w[9])
+                {
+                    frozen.emplace(w[0]); // a non-owning group's set is swap-and-pop too
+                }
+            }));
+        assertTrue(stopped.getMessage().contains("other entities left or joined it"), stopped.getMessage());
+    }
+
+    @Test
     void aSortRefusesAComparatorThatReadsAStorageAtIndicesThatAreNotItsOwn()
     {
         final GroupFixtures_MassStorage masses = world.storage(GroupFixtures_MassStorage.TYPE);

@@ -49,6 +49,9 @@ import java.util.function.LongConsumer;
  */
 public final class RuntimeGroup implements AutoCloseable
 {
+    /** How many of the latest swaps a walk can check; a step that makes more is checked against the latest only. */
+    private static final int MOVES_KEPT = 64;
+
     private final Registry world;
     private final ComponentStorage<?>[] owned;
     private final ComponentStorage<?>[] with;
@@ -62,6 +65,14 @@ public final class RuntimeGroup implements AutoCloseable
     /** An owning group's entities sit at [0, length) of every owned storage. */
     private int length;
     private boolean closed;
+    /**
+     * Every swap made in the group's range since it was built (by joins and leaves, its own or a nesting group's):
+     * a count, and the last {@link #MOVES_KEPT} swaps' positions, for walks that check that their action moved no
+     * entity across them ({@link #checkWalk}).
+     */
+    private long moves;
+    private final int[] movedLow = new int[MOVES_KEPT];
+    private final int[] movedHigh = new int[MOVES_KEPT];
 
     private RuntimeGroup(final Builder builder)
     {
@@ -237,6 +248,51 @@ public final class RuntimeGroup implements AutoCloseable
     public void endIteration()
     {
         lead().endIteration();
+    }
+
+    /**
+     * How many swaps joins and leaves made in the group's range so far: a walk reads it before a step and passes it
+     * to {@link #checkWalk} when it changed.
+     *
+     * @return the count.
+     */
+    public long moveCount()
+    {
+        return moves;
+    }
+
+    /**
+     * Throws if a swap since {@code mark} moved an entity across a walk standing at {@code at}: from the part walked
+     * (at {@code at} or above) into the part not walked yet, or the other way, so that the rest of the walk would visit
+     * one entity twice and miss another. Leaving or joining of the entity at {@code at} itself never does. Checks the
+     * latest {@value #MOVES_KEPT} swaps only.
+     *
+     * @param mark what {@link #moveCount()} returned before the step.
+     * @param at   the index the walk visited in that step.
+     * @throws IllegalStateException if an entity crossed.
+     */
+    public void checkWalk(final long mark, final int at)
+    {
+        for (long k = Math.max(mark, moves - MOVES_KEPT); k < moves; k++)
+        {
+            final int slot = (int)(k & (MOVES_KEPT - 1));
+            if (movedLow[slot] < at && movedHigh[slot] >= at)
+            {
+                throw new IllegalStateException("while group " + description + " was walked at index " + at + ", " +
+                    "other entities left or joined it, which moved the entity at index " + movedHigh[slot] + " to " +
+                    movedLow[slot] + " (or back): the rest of the walk would visit one entity twice and miss " +
+                    "another, so it stops here. Record such changes in a dev.cairn.command.CommandBuffer and apply " +
+                    "it after the walk, or collect the entities and change them afterwards");
+            }
+        }
+    }
+
+    /** Logs a swap of two indices of the range. */
+    private void moved(final int a, final int b)
+    {
+        final int slot = (int)(moves++ & (MOVES_KEPT - 1));
+        movedLow[slot] = Math.min(a, b);
+        movedHigh[slot] = Math.max(a, b);
     }
 
     /**
@@ -443,6 +499,7 @@ public final class RuntimeGroup implements AutoCloseable
     {
         if (entities != null)
         {
+            moved(entities.indexOf(entity), entities.extent() - 1);
             entities.remove(entity);
         }
         else
@@ -455,6 +512,7 @@ public final class RuntimeGroup implements AutoCloseable
     private void moveIn(final long entity)
     {
         final int at = length++;
+        family.moved(owned[0].indexOf(entity), at);
         for (final ComponentStorage<?> storage : owned)
         {
             storage.swapOwned(family, storage.indexOf(entity), at);
@@ -465,6 +523,7 @@ public final class RuntimeGroup implements AutoCloseable
     private void moveOut(final long entity)
     {
         final int at = --length;
+        family.moved(owned[0].indexOf(entity), at);
         for (final ComponentStorage<?> storage : owned)
         {
             storage.swapOwned(family, storage.indexOf(entity), at);
@@ -594,6 +653,15 @@ public final class RuntimeGroup implements AutoCloseable
         RuntimeGroup innermost()
         {
             return groups.get(groups.size() - 1);
+        }
+
+        /** Logs a swap in the owned storages: it moves entities in the range of every group of the family. */
+        void moved(final int a, final int b)
+        {
+            for (final RuntimeGroup group : groups)
+            {
+                group.moved(a, b);
+            }
         }
 
         /** Moves an entity into {@code group} and every group enclosing it, outermost first. */
