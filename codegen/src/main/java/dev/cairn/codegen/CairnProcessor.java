@@ -9,6 +9,7 @@ import javax.lang.model.SourceVersion;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +31,8 @@ public final class CairnProcessor extends AbstractProcessor
 
     /** Records whose component types were not resolved yet (another processor may generate them), by name. */
     private final Map<String, String> deferredComponents = new LinkedHashMap<>();
+    /** Components whose storage was refused with an error: views, observers and groups that list one are not made. */
+    private final Set<String> refusedComponents = new HashSet<>();
     private StorageGenerator storages;
 
     @Override
@@ -108,7 +111,10 @@ public final class CairnProcessor extends AbstractProcessor
     {
         try
         {
-            storages.generate(element);
+            if (!storages.generate(element))
+            {
+                refusedComponents.add(element.getQualifiedName().toString());
+            }
         }
         catch (final UnresolvedTypeException ex)
         {
@@ -128,7 +134,7 @@ public final class CairnProcessor extends AbstractProcessor
             {
                 for (final Element element : round.getElementsAnnotatedWith(annotation))
                 {
-                    new ViewGenerator(processingEnv).generate(element);
+                    new ViewGenerator(processingEnv, refusedComponents).generate(element);
                 }
             }
         }
@@ -143,14 +149,14 @@ public final class CairnProcessor extends AbstractProcessor
             {
                 for (final Element element : round.getElementsAnnotatedWith(annotation))
                 {
-                    new ViewGenerator(processingEnv).generateObserver(element);
+                    new ViewGenerator(processingEnv, refusedComponents).generateObserver(element);
                 }
             }
             else if (annotation.getQualifiedName().contentEquals(GROUP))
             {
                 for (final Element element : round.getElementsAnnotatedWith(annotation))
                 {
-                    new ViewGenerator(processingEnv).generateGroup(element);
+                    new ViewGenerator(processingEnv, refusedComponents).generateGroup(element);
                 }
             }
         }

@@ -56,20 +56,22 @@ final class StorageGenerator
      * @param element an element annotated {@code @dev.cairn.Component}.
      * @throws UnresolvedTypeException if a type it uses is not resolved yet; try again in a later round.
      */
-    void generate(final TypeElement element) throws UnresolvedTypeException
+    boolean generate(final TypeElement element) throws UnresolvedTypeException
     {
         final ComponentModel model = analyzer.analyze(element);
         if (model == null)
         {
-            return;
+            return false;
         }
         final Source source = new Source(model);
         final String text = source.render();
-        if (source.membersAreDistinct())
+        if (!source.membersAreDistinct())
         {
-            GeneratedSource.write(env, element, "@Component record", GeneratedNames.STORAGE_SUFFIX,
-                GeneratedNames.qualified(env.getElementUtils(), element, model.storageName()), text);
+            return false;
         }
+        GeneratedSource.write(env, element, "@Component record", GeneratedNames.STORAGE_SUFFIX,
+            GeneratedNames.qualified(env.getElementUtils(), element, model.storageName()), text);
+        return true;
     }
 
     /** The class a generated method is declared in. */

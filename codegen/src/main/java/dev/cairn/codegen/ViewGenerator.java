@@ -52,17 +52,22 @@ final class ViewGenerator
     private final ProcessingEnvironment processingEnv;
     private final Messager messager;
     private final Elements elements;
+    private final Set<String> refusedComponents;
 
     /**
      * Creates a generator writing through the processor's filer and reporting through its messager.
      *
-     * @param processingEnv the annotation processor's environment.
+     * @param processingEnv     the annotation processor's environment.
+     * @param refusedComponents the qualified names of the component records whose storage was refused with an error:
+     *                          what lists one is not generated either, so that the error is not buried under
+     *                          the compiler's complaints about the missing storage.
      */
-    ViewGenerator(final ProcessingEnvironment processingEnv)
+    ViewGenerator(final ProcessingEnvironment processingEnv, final Set<String> refusedComponents)
     {
         this.processingEnv = processingEnv;
         this.messager = processingEnv.getMessager();
         this.elements = processingEnv.getElementUtils();
+        this.refusedComponents = refusedComponents;
     }
 
     /**
@@ -514,6 +519,14 @@ final class ViewGenerator
                     record.getQualifiedName() + " in '" + listName + "' of " + annotationName(annotation) + " on " +
                     view.getSimpleName() + " is not a @Component record: annotate it with @dev.cairn.Component so " +
                     "Cairn generates its storage", view, annotation, value);
+                valid = false;
+                continue;
+            }
+            if (refusedComponents.contains(record.getQualifiedName().toString()))
+            {
+                error(
+                    view.getSimpleName() + " is not generated: its component " + record.getQualifiedName() + " has " +
+                    "errors (reported on it), so it has no storage; fix those first", view, annotation, value);
                 valid = false;
                 continue;
             }

@@ -247,6 +247,34 @@ final class ProcessorDiagnosticsTest
 
     @ParameterizedTest
     @EnumSource(Tool.class)
+    void aGroupOrViewOfARefusedComponentIsNotGeneratedSoTheComponentsErrorIsTheOneToRead(final Tool tool)
+    {
+        final JavaFileObject target = source("Target",
+            "@Component",
+            "record Target(",
+            "    long entity) {}");
+        final JavaFileObject group = file("q.Hunting",
+            "package q;",
+            "@dev.cairn.Group(owns = Target.class)",
+            "interface Hunting {}");
+        final JavaFileObject view = file("q.Hunters",
+            "package q;",
+            "@dev.cairn.View(with = Target.class)",
+            "interface Hunters {}");
+
+        final Compilation compilation = compile(tool, target, group, view);
+
+        assertThat(compilation).hadErrorContaining("Component entity of Target generates the method entityAt(int)")
+            .inFile(target).onLineContaining("long entity");
+        assertThat(compilation).hadErrorContaining("Hunting is not generated: its component q.Target has errors")
+            .inFile(group);
+        assertThat(compilation).hadErrorContaining("Hunters is not generated: its component q.Target has errors")
+            .inFile(view);
+        assertThat(compilation).hadErrorCount(3);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Tool.class)
     void aComponentWhoseRefAccessorClashesIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Slot",

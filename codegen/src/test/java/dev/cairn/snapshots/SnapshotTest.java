@@ -138,6 +138,35 @@ class SnapshotTest
     }
 
     @Test
+    void bytesAfterTheLastSectionAreAnErrorFromAChannelAndTheNextMessageInABuffer()
+    {
+        try (World world = new World(); World fromChannel = new World(); World fromBuffer = new World())
+        {
+            Worlds.grow(world, new Random(5), 500);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            final byte[] followed = java.util.Arrays.copyOf(snapshot, snapshot.length + 5);
+
+            final SnapshotFormatException trailing = assertThrows(SnapshotFormatException.class, () -> Snapshot.load(
+                fromChannel, java.nio.channels.Channels.newChannel(new java.io.ByteArrayInputStream(followed))));
+
+            assertTrue(trailing.getMessage().contains("5 bytes follow the"), trailing.getMessage());
+            Snapshot.load(fromChannel, java.nio.channels.Channels.newChannel(
+                new java.io.ByteArrayInputStream(snapshot)));
+            assertEquals(world.aliveCount(), fromChannel.aliveCount(), "the refused load left the world new");
+            final ByteBuffer buffer = ByteBuffer.wrap(followed);
+            Snapshot.load(fromBuffer, buffer);
+            assertEquals(snapshot.length, buffer.position(), "a buffer may hold more after the snapshot");
+            try (World client = new World();
+                 dev.cairn.snapshot.ContinuousLoader loader = new dev.cairn.snapshot.ContinuousLoader(client))
+            {
+                assertThrows(SnapshotFormatException.class, () -> loader.load(java.nio.channels.Channels.newChannel(
+                    new java.io.ByteArrayInputStream(followed))));
+                assertEquals(0, client.aliveCount());
+            }
+        }
+    }
+
+    @Test
     void aSubsetOfStoragesCanBeSaved()
     {
         try (World world = new World(); World copy = new World())

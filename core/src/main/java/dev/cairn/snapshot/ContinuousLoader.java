@@ -81,6 +81,11 @@ public final class ContinuousLoader implements AutoCloseable
      */
     public void load(final ByteBuffer snapshot)
     {
+        load(snapshot, false);
+    }
+
+    private void load(final ByteBuffer snapshot, final boolean whole)
+    {
         ensureOpen();
         if (world.isClosed())
         {
@@ -88,7 +93,7 @@ public final class ContinuousLoader implements AutoCloseable
         }
         world.requireStructureUnlocked("load a snapshot into");
         stage.unloadSnapshot(SnapshotInput.NONE);
-        final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot);
+        final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot, whole);
         try
         {
             apply(types);
@@ -113,7 +118,7 @@ public final class ContinuousLoader implements AutoCloseable
     public void load(final ReadableByteChannel channel)
     {
         ensureOpen();
-        load(Snapshot.readFully(channel));
+        load(Snapshot.readFully(channel), true);
     }
 
     /**

@@ -140,11 +140,16 @@ public final class Snapshot
     public static void load(final World world, final ByteBuffer source)
     {
         java.util.Objects.requireNonNull(source, "source");
-        loadInto(world, source);
+        loadInto(world, source, false);
     }
 
-    /** Loads as {@link #load(World, ByteBuffer)} does; returns the components loaded, in the snapshot's order. */
-    static List<ComponentType<?, ?>> loadInto(final World world, final ByteBuffer source)
+    /**
+     * Loads as {@link #load(World, ByteBuffer)} does; returns the components loaded, in the snapshot's order.
+     *
+     * @param whole true if the snapshot must end where {@code source} does (it was read from a channel to its end):
+     *              bytes after the last section are then an error, not the next message.
+     */
+    static List<ComponentType<?, ?>> loadInto(final World world, final ByteBuffer source, final boolean whole)
     {
         world.checkNewForSnapshot();
         final SnapshotInput in = new SnapshotInput(source);
@@ -174,6 +179,11 @@ public final class Snapshot
                 world.storage(type).readSnapshot(in);
                 in.endSection();
             }
+            if (whole && source.position() + in.offset() != source.limit())
+            {
+                throw in.error((source.limit() - source.position() - in.offset()) + " bytes follow the " + sections +
+                    " sections the header declares; a snapshot read from a channel ends with its last section");
+            }
             world.loadedSnapshot(in);
         }
         catch (final RuntimeException ex)
@@ -198,7 +208,7 @@ public final class Snapshot
     public static void load(final World world, final ReadableByteChannel channel)
     {
         world.checkNewForSnapshot();
-        load(world, readFully(channel));
+        loadInto(world, readFully(channel), true);
     }
 
     /**
