@@ -538,6 +538,7 @@ final class GroupSource
         out.line("index = Integer.MAX_VALUE;");
         out.line("reorders = group.reorderCount();");
         out.line("moves = group.moveCount();");
+        out.line("group.resetWalkCheck();");
         out.line("entity = dev.cairn.Entity.NULL;");
         for (final ViewComponent component : passed)
         {

@@ -254,6 +254,98 @@ final class GroupTest
     }
 
     @Test
+    void aVisitedEntityThatLeavesAndJoinsAgainBelowTheWalkStopsIt()
+    {
+        final long[] e = entities(3);
+        for (final long entity : e)
+        {
+            positions.emplace(entity, 0f, 0f);
+            velocities.emplace(entity, 0f, 0f);
+            hps.emplace(entity, 1);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final GroupFixtures_WoundedGroup wounded = new GroupFixtures_WoundedGroup(world);
+
+        // Everything leaves, so the range shrinks below the walk, and the entity visited first comes back into it.
+        final List<Long> owning = new ArrayList<>();
+        assertThrows(IllegalStateException.class, () -> movement.forEach((entity, pos, vel) ->
+        {
+            owning.add(entity);
+            if (owning.size() == 2)
+            {
+                for (final long each : e)
+                {
+                    velocities.erase(each);
+                }
+                velocities.emplace(owning.get(0), 1f, 1f);
+            }
+        }));
+        final List<Long> nonOwning = new ArrayList<>();
+        assertThrows(IllegalStateException.class, () -> wounded.forEach((entity, hp, pos) ->
+        {
+            nonOwning.add(entity);
+            if (nonOwning.size() == 2)
+            {
+                for (final long each : e)
+                {
+                    hps.erase(each);
+                }
+                hps.emplace(nonOwning.get(0), 5);
+            }
+        }));
+
+        assertEquals(2, owning.size(), "stopped before visiting it again: " + owning);
+        assertEquals(2, nonOwning.size(), "stopped before visiting it again: " + nonOwning);
+        assertAligned(movement.group());
+    }
+
+    @Test
+    void aCrossingPushedOutOfTheLogByManyJoinersStillStopsTheWalk()
+    {
+        final long[] e = entities(10);
+        for (final long entity : e)
+        {
+            positions.emplace(entity, 0f, 0f);
+            velocities.emplace(entity, 0f, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final long firstInRange = movement.group().entityAt(0);
+        final List<Long> visited = new ArrayList<>();
+
+        assertThrows(IllegalStateException.class, () -> movement.forEach((entity, pos, vel) ->
+        {
+            visited.add(entity);
+            if (visited.size() == 1)
+            {
+                velocities.erase(firstInRange);         // swaps the entity being visited into the rest of the walk
+                for (int k = 0; k < 200; k++)           // then 200 joiners push that swap out of the log
+                {
+                    final long born = world.create();
+                    positions.emplace(born, 0f, 0f);
+                    velocities.emplace(born, 0f, 0f);
+                }
+            }
+        }));
+
+        assertEquals(1, visited.size());
+        final Set<Long> all = new HashSet<>();
+        movement.forEach((entity, pos, vel) ->
+        {
+            assertTrue(all.add(entity));
+            if (all.size() == 1)
+            {
+                for (int k = 0; k < 200; k++)           // 200 joiners alone move nothing across the walk
+                {
+                    final long born = world.create();
+                    positions.emplace(born, 0f, 0f);
+                    velocities.emplace(born, 0f, 0f);
+                }
+            }
+        });
+        assertEquals(209, all.size());
+    }
+
+    @Test
     void leavingOrJoiningThatMovesNoEntityAcrossTheWalkIsFine()
     {
         final long[] e = entities(40);

@@ -73,6 +73,13 @@ public final class RuntimeGroup implements AutoCloseable
     private long moves;
     private final int[] movedLow = new int[MOVES_KEPT];
     private final int[] movedHigh = new int[MOVES_KEPT];
+    /**
+     * The span of the moves since {@code evictedFrom} that were pushed out of the log: checked as one move,
+     * conservatively.
+     */
+    private int evictedLow = Integer.MAX_VALUE;
+    private int evictedHigh = Integer.MIN_VALUE;
+    private long evictedFrom;
 
     private RuntimeGroup(final Builder builder)
     {
@@ -222,6 +229,7 @@ public final class RuntimeGroup implements AutoCloseable
     {
         ensureOpen();
         lead().beginIteration();
+        resetWalkCheck();
     }
 
     /**
@@ -273,26 +281,69 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void checkWalk(final long mark, final int at)
     {
+        final boolean overflowed = mark < moves - MOVES_KEPT && evictedLow < at && evictedHigh >= at;
+        resetWalkCheck();
+        if (overflowed)
+        {
+            throw crossed(at, "more than " + MOVES_KEPT + " moves, some of which may have moved an entity across it");
+        }
         for (long k = Math.max(mark, moves - MOVES_KEPT); k < moves; k++)
         {
             final int slot = (int)(k & (MOVES_KEPT - 1));
             if (movedLow[slot] < at && movedHigh[slot] >= at)
             {
-                throw new IllegalStateException("while group " + description + " was walked at index " + at + ", " +
-                    "other entities left or joined it, which moved the entity at index " + movedHigh[slot] + " to " +
-                    movedLow[slot] + " (or back): the rest of the walk would visit one entity twice and miss " +
-                    "another, so it stops here. Record such changes in a dev.cairn.command.CommandBuffer and apply " +
-                    "it after the walk, or collect the entities and change them afterwards");
+                throw crossed(at, movedHigh[slot] == Integer.MAX_VALUE ?
+                    "an entity joined at index " + movedLow[slot] + ", where the walk has still to go" :
+                    "the entity at index " + movedHigh[slot] + " moved to " + movedLow[slot] + " (or back)");
             }
         }
+    }
+
+    /**
+     * Starts the conservative check of the moves pushed out of the log afresh: a walk calls it when it starts, and
+     * {@link #checkWalk} after each check.
+     */
+    public void resetWalkCheck()
+    {
+        evictedLow = Integer.MAX_VALUE;
+        evictedHigh = Integer.MIN_VALUE;
+        evictedFrom = moves;
+    }
+
+    private IllegalStateException crossed(final int at, final String what)
+    {
+        return new IllegalStateException("while group " + description + " was walked at index " + at + ", other " +
+            "entities left or joined it: " + what + ", so the rest of the walk would visit an entity twice or miss " +
+            "one, and it stops here. Record such changes in a dev.cairn.command.CommandBuffer and apply it after the " +
+            "walk, or collect the entities and change them afterwards");
     }
 
     /** Logs a swap of two indices of the range. */
     private void moved(final int a, final int b)
     {
-        final int slot = (int)(moves++ & (MOVES_KEPT - 1));
-        movedLow[slot] = Math.min(a, b);
-        movedHigh[slot] = Math.max(a, b);
+        logMove(Math.min(a, b), Math.max(a, b));
+    }
+
+    /**
+     * Logs an entity joining at {@code at}: from outside the range into it, which a walk that has still to reach
+     * {@code at} would visit, though it joined after the walk started (or was visited already and left).
+     */
+    private void joined(final int at)
+    {
+        logMove(at, Integer.MAX_VALUE);
+    }
+
+    private void logMove(final int low, final int high)
+    {
+        final int slot = (int)(moves & (MOVES_KEPT - 1));
+        if (moves - MOVES_KEPT >= evictedFrom)
+        {
+            evictedLow = Math.min(evictedLow, movedLow[slot]);
+            evictedHigh = Math.max(evictedHigh, movedHigh[slot]);
+        }
+        movedLow[slot] = low;
+        movedHigh[slot] = high;
+        moves++;
     }
 
     /**
@@ -321,13 +372,13 @@ public final class RuntimeGroup implements AutoCloseable
     public void sort(final IndexComparator comparator)
     {
         ensureOpen();
-        SparseSet.requireComparatorOf(comparator, "group " + description, owned);
         if (entities != null)
         {
             throw new IllegalStateException(
                 "group " + description + " owns no storage, so it has no order of its own to sort; sort a storage " +
                 "and iterate a view, or own the storages");
         }
+        SparseSet.requireComparatorOf(comparator, "group " + description, owned);
         final RuntimeGroup inner = family.innermost();
         if (inner != this)
         {
@@ -487,6 +538,7 @@ public final class RuntimeGroup implements AutoCloseable
     {
         if (entities != null)
         {
+            joined(entities.extent());
             entities.insert(entity);
         }
         else
@@ -511,8 +563,9 @@ public final class RuntimeGroup implements AutoCloseable
     /** Swaps an entity that matches into the owned range (its enclosing groups hold it already). */
     private void moveIn(final long entity)
     {
+        final int from = owned[0].indexOf(entity);
         final int at = length++;
-        family.moved(owned[0].indexOf(entity), at);
+        family.movedIn(this, from, at);
         for (final ComponentStorage<?> storage : owned)
         {
             storage.swapOwned(family, storage.indexOf(entity), at);
@@ -661,6 +714,28 @@ public final class RuntimeGroup implements AutoCloseable
             for (final RuntimeGroup group : groups)
             {
                 group.moved(a, b);
+            }
+        }
+
+        /**
+         * Logs an entity joining {@code group}, swapped from {@code from} to {@code at}: for the groups it nests in
+         * (before it), a swap inside their ranges; for it and the groups nested in it, an entity coming in at
+         * {@code at}.
+         */
+        void movedIn(final RuntimeGroup group, final int from, final int at)
+        {
+            boolean enclosing = true;
+            for (final RuntimeGroup each : groups)
+            {
+                enclosing &= each != group;
+                if (enclosing)
+                {
+                    each.moved(from, at);
+                }
+                else
+                {
+                    each.joined(at);
+                }
             }
         }
 

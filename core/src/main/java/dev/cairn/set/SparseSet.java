@@ -817,6 +817,11 @@ public class SparseSet implements AutoCloseable
                 return;
             }
         }
+        if (read.name.equals(String.valueOf(sorted)))
+        {
+            throw new IllegalArgumentException("the comparator reads the " + read.name + " of another World (or a " +
+                "standalone one): sort with a comparator of this World's " + sorted);
+        }
         throw new IllegalArgumentException("the comparator reads " + read.name + " at the packed indices of " +
             sorted + ", which hold other entities there: sort by a component of " + sorted + ", or compare " +
             "through the entity: (l, r) -> compare(other.x(sorted.entityAt(l)), other.x(sorted.entityAt(r)))");
