@@ -337,10 +337,10 @@ public final class CommandBuffer
     {
         for (int k = 0; k < laneCount; k++)
         {
-            // A lane whose thread ended is taken over once its commands were applied: a pool that retires and
-            // spawns workers does not grow the buffer.
+            // A lane whose thread ended is taken over once its commands were applied, so a pool that retires and
+            // spawns workers does not grow the buffer. Dead is tested first: seeing the owner ended makes everything
+            // it recorded visible here.
             final Lane lane = lanes[k];
-            // Dead first: seeing the owner ended makes everything it recorded visible here.
             if (!lane.owner.isAlive() && lane.isEmpty())
             {
                 lane.adopt();
@@ -523,11 +523,11 @@ public final class CommandBuffer
             return begin(operation, typeId, entity, 0);
         }
 
-        /** Appends a command's header and room for a zeroed row of {@code rowBytes} just after it. */
+        /** Appends a command's header and room for a row of {@code rowBytes} just after it, for the caller to fill. */
         Lane begin(final byte operation, final int typeId, final long entity, final int rowBytes)
         {
             final int from = chunk.from();
-            if (from != openFrom || (from == Chunk.NONE ? Chunks.epoch() : chunk.epoch()) != openEpoch)
+            if (from != openFrom || epochOf(from) != openEpoch)
             {
                 openSegment(from);
             }
@@ -591,7 +591,6 @@ public final class CommandBuffer
             return bytes;
         }
 
-
         long placeholder()
         {
             if (createdCount == created.length)
@@ -612,11 +611,17 @@ public final class CommandBuffer
                 segmentStarts = Arrays.copyOf(segmentStarts, segments * 2);
             }
             openFrom = from;
-            openEpoch = from == Chunk.NONE ? Chunks.epoch() : chunk.epoch();
+            openEpoch = epochOf(from);
             segmentEpochs[segments] = openEpoch;
             segmentKeys[segments] = from == Chunk.NONE ? Integer.MAX_VALUE : from;
             segmentStarts[segments] = length;
             segments++;
+        }
+
+        /** The epoch commands recorded now belong to: the chunk's run, or outside any chunk the time between runs. */
+        private long epochOf(final int from)
+        {
+            return from == Chunk.NONE ? Chunks.epoch() : chunk.epoch();
         }
 
         boolean isEmpty()

@@ -49,7 +49,7 @@ import java.util.function.LongConsumer;
  */
 public final class RuntimeGroup implements AutoCloseable
 {
-    /** How many of the latest swaps a walk can check; a step that makes more is checked against the latest only. */
+    /** How many of the latest moves a walk checks one by one; earlier ones of the same step it checks as one span. */
     private static final int MOVES_KEPT = 64;
 
     private final Registry world;
@@ -66,8 +66,8 @@ public final class RuntimeGroup implements AutoCloseable
     private int length;
     private boolean closed;
     /**
-     * Every swap made in the group's range since it was built (by joins and leaves, its own or a nesting group's):
-     * a count, and the last {@link #MOVES_KEPT} swaps' positions, for walks that check that their action moved no
+     * Every move joins and leaves made in the group's range since it was built (its own or a nesting group's): a
+     * count, and the last {@link #MOVES_KEPT} moves' positions, for walks that check that their action moved no
      * entity across them ({@link #checkWalk}).
      */
     private long moves;
@@ -259,7 +259,7 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * How many swaps joins and leaves made in the group's range so far: a walk reads it before a step and passes it
+     * How many moves joins and leaves made in the group's range so far: a walk reads it before a step and passes it
      * to {@link #checkWalk} when it changed.
      *
      * @return the count.
@@ -272,8 +272,9 @@ public final class RuntimeGroup implements AutoCloseable
     /**
      * Throws if a swap since {@code mark} moved an entity across a walk standing at {@code at}: from the part walked
      * (at {@code at} or above) into the part not walked yet, or the other way, so that the rest of the walk would visit
-     * one entity twice and miss another. Leaving or joining of the entity at {@code at} itself never does. Checks the
-     * latest {@value #MOVES_KEPT} swaps only.
+     * one entity twice and miss another, or an entity joined below {@code at}. Leaving or joining of the entity at
+     * {@code at} itself never does. The latest {@value #MOVES_KEPT} moves are checked one by one, earlier ones of the
+     * step as one span, which may throw when nothing crossed.
      *
      * @param mark what {@link #moveCount()} returned before the step.
      * @param at   the index the walk visited in that step.
@@ -378,7 +379,7 @@ public final class RuntimeGroup implements AutoCloseable
                 "group " + description + " owns no storage, so it has no order of its own to sort; sort a storage " +
                 "and iterate a view, or own the storages");
         }
-        SparseSet.requireComparatorOf(comparator, "group " + description, owned);
+        IndexComparator.requireReading(comparator, "group " + description, owned);
         final RuntimeGroup inner = family.innermost();
         if (inner != this)
         {

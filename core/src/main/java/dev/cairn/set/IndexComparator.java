@@ -54,4 +54,38 @@ public interface IndexComparator
             }
         };
     }
+
+    /**
+     * Throws unless {@code comparator} reads one of {@code sets} or does not say which set it reads: what a sort
+     * checks before it compares anything.
+     *
+     * @param comparator a comparator passed to a sort.
+     * @param sorted     what is sorted, for the message.
+     * @param sets       the sets whose packed indices the sort compares.
+     * @throws NullPointerException     if {@code comparator} is null.
+     * @throws IllegalArgumentException if it reads another set.
+     */
+    static void requireReading(final IndexComparator comparator, final Object sorted, final SparseSet... sets)
+    {
+        final SparseSet read = java.util.Objects.requireNonNull(comparator, "comparator").set();
+        if (read == null)
+        {
+            return;
+        }
+        for (final SparseSet set : sets)
+        {
+            if (read == set)
+            {
+                return;
+            }
+        }
+        if (read.name().equals(String.valueOf(sorted)))
+        {
+            throw new IllegalArgumentException("the comparator reads the " + read.name() + " of another World (or a " +
+                "standalone one): sort with a comparator of this World's " + sorted);
+        }
+        throw new IllegalArgumentException("the comparator reads " + read.name() + " at the packed indices of " +
+            sorted + ", which hold other entities there: sort by a component of " + sorted + ", or compare " +
+            "through the entity: (l, r) -> compare(other.x(sorted.entityAt(l)), other.x(sorted.entityAt(r)))");
+    }
 }

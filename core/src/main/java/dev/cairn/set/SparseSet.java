@@ -766,7 +766,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void sort(final IndexComparator comparator)
     {
-        requireComparatorOf(comparator, this);
+        IndexComparator.requireReading(comparator, name, this);
         ensureReorderable("sort");
         compactTombstones();
         final int length = extent();
@@ -791,45 +791,6 @@ public class SparseSet implements AutoCloseable
         }
         reorderCount++;
         applyPermutation(order, length);
-    }
-
-    /**
-     * Throws unless {@code comparator} reads one of {@code sets} or does not say which set it reads.
-     *
-     * @param comparator a comparator passed to a sort.
-     * @param sorted     what is sorted, for the message.
-     * @param sets       the sets whose packed indices the sort compares.
-     * @throws NullPointerException     if {@code comparator} is null.
-     * @throws IllegalArgumentException if it reads another set.
-     */
-    public static void requireComparatorOf(
-        final IndexComparator comparator, final Object sorted, final SparseSet... sets)
-    {
-        final SparseSet read = java.util.Objects.requireNonNull(comparator, "comparator").set();
-        if (read == null)
-        {
-            return;
-        }
-        for (final SparseSet set : sets)
-        {
-            if (read == set)
-            {
-                return;
-            }
-        }
-        if (read.name.equals(String.valueOf(sorted)))
-        {
-            throw new IllegalArgumentException("the comparator reads the " + read.name + " of another World (or a " +
-                "standalone one): sort with a comparator of this World's " + sorted);
-        }
-        throw new IllegalArgumentException("the comparator reads " + read.name + " at the packed indices of " +
-            sorted + ", which hold other entities there: sort by a component of " + sorted + ", or compare " +
-            "through the entity: (l, r) -> compare(other.x(sorted.entityAt(l)), other.x(sorted.entityAt(r)))");
-    }
-
-    private static void requireComparatorOf(final IndexComparator comparator, final SparseSet set)
-    {
-        requireComparatorOf(comparator, set.name, set);
     }
 
     /**

@@ -483,10 +483,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         int index = indexOf(entity);
         if (index >= 0)
         {
-            if (updateSignalled && isStructureLocked())
-            {
-                ensureMutable("patch (which notifies listeners and observers) a component of");
-            }
+            checkPatchable();
             writeRow(index, row, offset);
             updated(entity, index);
         }
@@ -805,11 +802,17 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final int indexForPatch(final long entity)
     {
         final int index = requireIndex(entity);
+        checkPatchable();
+        return index;
+    }
+
+    /** Throws if a patch would notify listeners or observers while a parallel iteration locks the structure. */
+    private void checkPatchable()
+    {
         if (updateSignalled && isStructureLocked())
         {
             ensureMutable("patch (which notifies listeners and observers) a component of");
         }
-        return index;
     }
 
     /**
