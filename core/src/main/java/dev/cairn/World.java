@@ -313,6 +313,48 @@ public final class World implements AutoCloseable, Storages
         }
     }
 
+    /**
+     * Makes this world as a new one, keeping its memory: every entity is destroyed as {@link #clear()} destroys them
+     * (listeners are told), then forgotten, so that the next entity created is index 0 with version 0, as in a new
+     * World, and a snapshot may be loaded into it ({@link dev.cairn.snapshot.Snapshot#load}). Storages keep their
+     * capacity and sparse pages, and groups, observers and listeners stay connected: loading a snapshot into a reset
+     * world writes into memory that is mapped already, which is what a game rewinding to a saved state every frame, or
+     * loading a level again, wants.
+     * <p>
+     * A handle from before the reset is no longer stale: it may name an entity created or loaded afterwards. Drop every
+     * handle kept from before (in components, maps, {@link dev.cairn.snapshot.ContinuousLoader}s), and apply or clear
+     * {@link dev.cairn.command.CommandBuffer}s first.
+     *
+     * @throws IllegalStateException if the world is closed, a parallel iteration of it runs, or it is called from a
+     *                               listener while an entity or a component is being removed (nothing changes then);
+     *                               what a listener throws while the entities are destroyed reaches the caller, and
+     *                               the entities are not forgotten then.
+     */
+    public void reset()
+    {
+        ensureUnlocked("reset");
+        if (dyingCount > 0 || removalAnnounced())
+        {
+            throw new IllegalStateException("reset() was called while " + (dyingCount > 0 ?
+                "an entity is being destroyed" : "a component is being removed") + " (from a listener); nothing was " +
+                "changed: call it after the listener returns");
+        }
+        clear();
+        entities.reset();
+    }
+
+    private boolean removalAnnounced()
+    {
+        for (final ComponentStorage<?> storage : created)
+        {
+            if (storage.isAnnouncingRemoval())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** What clear() does while listeners watch: each entity is destroyed as {@link #destroy(long)} does it. */
     private void destroyEachEntity()
     {
@@ -639,8 +681,8 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Checks that a snapshot may load into this world: it is open and new, no entity ever created in it and every
-     * storage empty.
+     * Checks that a snapshot may load into this world: it is open and new (or {@link #reset()} since), no entity ever
+     * created in it and every storage empty.
      *
      * @throws IllegalStateException if it is not new, closed, or a parallel iteration of it runs.
      */
@@ -652,7 +694,7 @@ public final class World implements AutoCloseable, Storages
             throw new IllegalStateException(
                 "a snapshot loads into a new World, where no entity was ever created and every storage is empty; " +
                 "this one has created " + entities.createdCount() + (entities.createdCount() == 1 ? " entity" : " entities") +
-                ": load into a new World, or use a " +
+                ": load into a new World or one reset() since, or use a " +
                 "ContinuousLoader to bring a live world up to date");
         }
     }

@@ -172,6 +172,7 @@ final class ParallelIterationTest
         changes.put("patch a signalled storage", entity -> positions.patch(entity, 1f, 1f));
         changes.put("clear a storage", entity -> velocities.clear());
         changes.put("clear the world", entity -> world.clear());
+        changes.put("reset the world", entity -> world.reset());
         changes.put("sort", entity -> velocities.sort(velocities.comparingDx()));
         changes.put("compact", entity -> velocities.compact());
         changes.put("sort a group", entity -> hot.sort(positions.comparingX()));

@@ -71,6 +71,8 @@ public class SparseSet implements AutoCloseable
     private static final int PAGE_MASK = PAGE_SIZE - 1;
     private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
     private static final int ABSENT = -1;
+    /** Packed handles a snapshot load copies and checks at a time: 32 KiB, which stay in cache in between. */
+    private static final int READ_BLOCK = 4096;
     private static final long[] NO_PAGES = new long[0];
     private static final long[] NO_ENTITIES = new long[0];
     private static final VarHandle ITERATIONS;
@@ -1439,8 +1441,15 @@ public class SparseSet implements AutoCloseable
             {
                 resizeDense(size);
             }
-            in.getMemory(packedAddress, (long)size * Long.BYTES);
-            rebuildSparse(in, size, extent, freeHead, memberCount);
+            if (pool != null && extent == size && memberCount == size)
+            {
+                readMembers(in, size);
+            }
+            else
+            {
+                in.getMemory(packedAddress, (long)size * Long.BYTES);
+                rebuildSparse(in, size, extent, freeHead, memberCount);
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -1524,6 +1533,68 @@ public class SparseSet implements AutoCloseable
         {
             throw in.error("its in-place free list links " + linked + " of its " + tombstones + " tombstones");
         }
+    }
+
+    /**
+     * Reads the packed array of a set holding members only (no tombstone, nothing released) and rebuilds the sparse
+     * array, a block at a time so that each block is checked while the copy has it in cache. If a handle is not as
+     * {@link #rebuildMembers} wants it, the checked loop of {@link #rebuildSparse} says what is wrong.
+     */
+    private void readMembers(final SnapshotInput in, final int size)
+    {
+        for (int from = 0; from < size; from += READ_BLOCK)
+        {
+            final int to = Math.min(size, from + READ_BLOCK);
+            in.getMemory(packedAddress + ((long)from << 3), (long)(to - from) << 3);
+            final int rebuilt = rebuildMembers(from, to);
+            if (rebuilt != to)
+            {
+                in.getMemory(packedAddress + ((long)to << 3), (long)(size - to) << 3);
+                clearSparse(rebuilt);
+                rebuildSparse(in, size, size, ABSENT, size);
+                throw new IllegalStateException("the checked rebuild of " + name + " passed where the quick one " +
+                    "stopped at index " + rebuilt);
+            }
+        }
+    }
+
+    /**
+     * The sparse array rebuilt for packed [from, to) of members, as the checked loop of {@link #rebuildSparse} would,
+     * in one tight pass: each handle must be alive in the pool and its entity index appear once. The sparse page is
+     * looked up once per run of handles on the same page.
+     *
+     * @return {@code to} if every handle passed; else the packed index of the first that did not, whose sparse entry
+     * and those after it are not set.
+     */
+    private int rebuildMembers(final int from, final int to)
+    {
+        final EntityPool pool = this.pool;
+        final int created = pool.createdCount();
+        int pageOf = -1;
+        long page = 0;
+        for (int i = from; i < to; i++)
+        {
+            final long entity = packedGet(i);
+            final int entityIndex = Entity.index(entity);
+            final int version = Entity.version(entity);
+            if ((entityIndex | version) < 0 || entityIndex >= created || !pool.isAlive(entity))
+            {
+                return i;
+            }
+            if (entityIndex >>> PAGE_SHIFT != pageOf)
+            {
+                pageOf = entityIndex >>> PAGE_SHIFT;
+                final long existing = sparseAddressOf(entityIndex);
+                page = existing != 0 ? existing - ((long)(entityIndex & PAGE_MASK) << 2) : allocatePage(pageOf);
+            }
+            final long address = page + ((long)(entityIndex & PAGE_MASK) << 2);
+            if (UnsafeApi.getInt(address) != ABSENT)
+            {
+                return i;
+            }
+            UnsafeApi.putInt(address, i);
+        }
+        return to;
     }
 
     /** Sets back to -1 every sparse entry that a handle in packed [0, size) may have set. */
@@ -1678,6 +1749,16 @@ public class SparseSet implements AutoCloseable
     public final boolean isRemoving(final long entity)
     {
         return announcedCount > 0 && isAnnounced(entity) && contains(entity);
+    }
+
+    /**
+     * Whether the removal of some member is being announced to its listeners right now.
+     *
+     * @return true while a removal's listeners run.
+     */
+    public final boolean isAnnouncingRemoval()
+    {
+        return announcedCount > 0;
     }
 
     private boolean isAnnounced(final long entity)

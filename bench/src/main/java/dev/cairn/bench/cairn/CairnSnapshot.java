@@ -34,6 +34,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *     <li>{@code save} and {@code load}: {@link Snapshot}, into and out of a direct buffer (a load goes into a new
  *     world, made before the measured call);</li>
+ *     <li>{@code loadReset}: a load into a world that held the same entities and was {@link World#reset()} before the
+ *     measured call, so its memory is mapped already (a game rewinding to a saved state); {@code resetAndLoad}
+ *     measures the reset too;</li>
  *     <li>{@code rawCopy}: a copy of as many bytes as the snapshot has, from one direct buffer to another: the
  *     limit; {@code rawCopyFresh} copies them into memory allocated for the copy, as a load must;</li>
  *     <li>{@code dataOutputSave} and {@code dataInputLoad}: what a user writes without a snapshot API, entity by
@@ -114,6 +117,57 @@ public class CairnSnapshot
         }
     }
 
+    /** A world that is loaded again and again, so that its memory stays mapped. */
+    @State(Scope.Thread)
+    public static class Reloaded
+    {
+        World world;
+
+        /** Loads the snapshot once, so that the world's memory has its final size. */
+        @Setup(Level.Trial)
+        public void setUp(final Saved saved)
+        {
+            world = new World();
+            Snapshot.load(world, saved.snapshot.duplicate());
+        }
+
+        /** Empties the world before each measured load. */
+        @Setup(Level.Invocation)
+        public void reset()
+        {
+            world.reset();
+        }
+
+        /** Frees the memory. */
+        @TearDown(Level.Trial)
+        public void tearDown()
+        {
+            world.close();
+        }
+    }
+
+    /** A world that is loaded again and again, reset inside the measured call. */
+    @State(Scope.Thread)
+    public static class Rewound
+    {
+        World world;
+
+        /** Loads the snapshot once. */
+        @Setup(Level.Trial)
+        public void setUp(final Saved saved)
+        {
+            world = new World();
+            Snapshot.load(world, saved.snapshot.duplicate());
+        }
+
+        /** Frees the memory. */
+        @TearDown(Level.Trial)
+        public void tearDown()
+        {
+            world.close();
+        }
+    }
+
     /**
      * Saves the world into a direct buffer.
      *
@@ -141,6 +195,37 @@ public class CairnSnapshot
     {
         Snapshot.load(state.target, state.snapshot.duplicate());
         return state.target;
+    }
+
+    /**
+     * Loads the snapshot into a world reset before the call, whose memory is mapped already.
+     *
+     * @param saved    the snapshot.
+     * @param reloaded the reset world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public World loadReset_10M(final Saved saved, final Reloaded reloaded)
+    {
+        Snapshot.load(reloaded.world, saved.snapshot.duplicate());
+        return reloaded.world;
+    }
+
+    /**
+     * Resets a world holding the snapshot's entities and loads the snapshot into it again: rewinding to a saved state.
+     *
+     * @param saved   the snapshot.
+     * @param rewound the world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public World resetAndLoad_10M(final Saved saved, final Rewound rewound)
+    {
+        rewound.world.reset();
+        Snapshot.load(rewound.world, saved.snapshot.duplicate());
+        return rewound.world;
     }
 
     /**

@@ -1,0 +1,278 @@
+package dev.cairn.snapshots;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.group.RuntimeGroup;
+import dev.cairn.observer.RuntimeObserver;
+import dev.cairn.snapshot.Snapshot;
+import dev.cairn.snapshot.SnapshotFormatException;
+import dev.cairn.snapshots.SnapshotFixtures.Heat;
+import dev.cairn.snapshots.SnapshotFixtures.Link;
+import dev.cairn.snapshots.SnapshotFixtures.Marked;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@link World#reset()}: a world made new again with its memory kept, so that a snapshot loads into it again (a game
+ * rewinding to a saved state).
+ */
+class ResetTest
+{
+    private static final String NEW_WORLD = newWorldDigest();
+
+    private static String newWorldDigest()
+    {
+        try (World world = new World())
+        {
+            return Worlds.digest(world);
+        }
+    }
+
+    @Test
+    void aResetWorldHandsOutIndicesAsANewOneDoes()
+    {
+        try (World world = new World(100); World fresh = new World(100))
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                world.destroy(world.create());
+            }
+            world.create();
+
+            world.reset();
+
+            assertFalse(world.valid(Entity.of(10, 0)), "nothing is alive");
+            assertEquals(0, world.aliveCount());
+            assertEquals(100, world.remainingCapacity());
+            assertEquals(Entity.of(0, 0), fresh.create());
+            assertEquals(Entity.of(0, 0), world.create());
+            for (int i = 1; i < 5; i++)
+            {
+                assertEquals(fresh.create(), world.create());
+            }
+        }
+    }
+
+    @Test
+    void listenersAreToldOfEveryEntityAndComponentThatGoes()
+    {
+        try (World world = new World())
+        {
+            final List<Long> destroyed = new ArrayList<>();
+            final List<Long> removed = new ArrayList<>();
+            world.onDestroying(destroyed::add);
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            links.onRemoving((entity, index) -> removed.add(entity));
+            final long first = world.create();
+            final long second = world.create();
+            links.emplace(second, first, Entity.NULL, 1);
+
+            world.reset();
+
+            assertEquals(List.of(first, second), destroyed.stream().sorted().toList());
+            assertEquals(List.of(second), removed);
+            assertEquals(0, links.size());
+        }
+    }
+
+    @Test
+    void aSnapshotLoadsIntoAResetWorldAgainAndAgainWithoutNewMemory()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            Worlds.grow(world, new Random(11), 5_000);
+            final ByteBuffer snapshot = Worlds.save(world);
+            Snapshot.load(copy, snapshot.duplicate());
+            final long bytes = copy.offHeapBytes();
+
+            for (int round = 0; round < 3; round++)
+            {
+                copy.reset();
+                Snapshot.load(copy, snapshot.duplicate());
+
+                assertEquals(Worlds.digest(world), Worlds.digest(copy));
+                assertEquals(bytes, copy.offHeapBytes(), "the reset world's memory held the snapshot again");
+            }
+            for (int round = 0; round < 3; round++)
+            {
+                Worlds.grow(copy, new Random(round), 2_000);
+                copy.reset();
+                Snapshot.load(copy, snapshot.duplicate());
+
+                assertEquals(Worlds.digest(world), Worlds.digest(copy), "after other changes, the same world again");
+            }
+        }
+    }
+
+    @Test
+    void groupsAndObserversStayConnectedAcrossAResetAndALoad()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            Worlds.grow(world, new Random(3), 3_000);
+            Worlds.grow(copy, new Random(4), 1_000);
+            final RuntimeGroup group = copy.group().owning(Link.class).with(Heat.class).without(Marked.class).build();
+            final RuntimeObserver observer = copy.observer().onAdded(Link.class).build();
+            copy.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(copy.create(), Entity.NULL, Entity.NULL, 1);
+            assertTrue(group.size() > 0 && observer.size() > 0, "the group and the observer hold entities");
+
+            copy.reset();
+            assertEquals(0, group.size());
+            assertEquals(0, observer.size(), "the destroyed entities left the observer");
+            Snapshot.load(copy, Worlds.save(world));
+
+            final List<Long> expected = new ArrayList<>();
+            world.view(Link.class, Heat.class).without(Marked.class).forEach(expected::add);
+            final List<Long> grouped = new ArrayList<>();
+            group.forEach(grouped::add);
+            assertEquals(expected.stream().sorted().toList(), grouped.stream().sorted().toList());
+            assertTrue(grouped.size() > 0, "the random world has entities in the group");
+            final long added = copy.create();
+            copy.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(added, Entity.NULL, Entity.NULL, 5);
+            assertTrue(observer.contains(added), "the observer still hears additions");
+        }
+    }
+
+    @Test
+    void aClearedWorldIsNotNewASnapshotSaysToResetIt()
+    {
+        try (World world = new World(); World used = new World())
+        {
+            used.create();
+            used.clear();
+
+            final IllegalStateException ex =
+                assertThrows(IllegalStateException.class, () -> Snapshot.load(used, Worlds.save(world)));
+
+            assertTrue(ex.getMessage().contains("reset()"), ex.getMessage());
+        }
+    }
+
+    @Test
+    void aResetFromAListenerWhileSomethingIsRemovedIsRefusedAndChangesNothing()
+    {
+        try (World world = new World())
+        {
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            final long kept = world.create();
+            final long removed = world.create();
+            links.emplace(kept, Entity.NULL, Entity.NULL, 1);
+            links.emplace(removed, Entity.NULL, Entity.NULL, 2);
+            final AtomicReference<String> before = new AtomicReference<>();
+            final AtomicReference<IllegalStateException> refused = new AtomicReference<>();
+            links.onRemoving((entity, index) ->
+            {
+                before.set(Worlds.digest(world));
+                refused.set(assertThrows(IllegalStateException.class, world::reset));
+                assertEquals(before.get(), Worlds.digest(world));
+            });
+
+            links.remove(removed);
+
+            assertNotNull(refused.get());
+            assertTrue(refused.get().getMessage().contains("a component is being removed"), refused.get().getMessage());
+            assertTrue(world.valid(kept));
+            assertTrue(links.contains(kept));
+            assertFalse(links.contains(removed));
+
+            final AtomicReference<IllegalStateException> fromDestroy = new AtomicReference<>();
+            world.onDestroying(entity -> fromDestroy.set(assertThrows(IllegalStateException.class, world::reset)));
+            world.destroy(kept);
+            assertTrue(fromDestroy.get().getMessage().contains("an entity is being destroyed"),
+                fromDestroy.get().getMessage());
+            assertTrue(world.valid(removed), "the other entity was not destroyed");
+        }
+    }
+
+    @Test
+    void aResetIsRefusedWhileAParallelIterationRunsAndOnAClosedWorld()
+    {
+        final World world = new World();
+        final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+        for (int i = 0; i < 100; i++)
+        {
+            links.emplace(world.create(), Entity.NULL, Entity.NULL, i);
+        }
+        final String before = Worlds.digest(world);
+        final AtomicReference<Throwable> refused = new AtomicReference<>();
+        world.view(Link.class).parallelForEach(ForkJoinPool.commonPool(), 10, (entity) ->
+        {
+            try
+            {
+                world.reset();
+            }
+            catch (final IllegalStateException ex)
+            {
+                refused.compareAndSet(null, ex);
+            }
+        });
+
+        assertNotNull(refused.get());
+        assertTrue(refused.get().getMessage().contains("reset"), refused.get().getMessage());
+        assertEquals(before, Worlds.digest(world));
+        world.close();
+        final IllegalStateException closed = assertThrows(IllegalStateException.class, world::reset);
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+    }
+
+    @Test
+    void aForgedHandlePastTheFirstBlockOfALoadIsNamedAndTheResetWorldLoadsCleanlyAfterwards()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            for (int i = 0; i < 10_000; i++)
+            {
+                links.emplace(world.create(), Entity.NULL, Entity.NULL, i);
+            }
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world, SnapshotFixtures_LinkStorage.TYPE));
+            final int packed = indexOf(snapshot, Entity.of(0, 0), Entity.of(1, 0));
+            final byte[] twice = snapshot.clone();
+            ByteBuffer.wrap(twice).order(ByteOrder.LITTLE_ENDIAN).putLong(packed + 8 * 9_000, Entity.of(17, 0));
+            final byte[] dead = snapshot.clone();
+            ByteBuffer.wrap(dead).order(ByteOrder.LITTLE_ENDIAN).putLong(packed + 8 * 5_000, Entity.of(5_000, 2));
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            copy.reset();
+
+            final SnapshotFormatException duplicate = assertThrows(SnapshotFormatException.class,
+                () -> Snapshot.load(copy, ByteBuffer.wrap(Worlds.reseal(twice))));
+            assertTrue(duplicate.getMessage().contains("entity index 17 is held at index 17 and again at 9000"),
+                duplicate.getMessage());
+            final SnapshotFormatException notAlive = assertThrows(SnapshotFormatException.class,
+                () -> Snapshot.load(copy, ByteBuffer.wrap(Worlds.reseal(dead))));
+            assertTrue(notAlive.getMessage().contains("index 5000 holds 5000v2, which is not alive"),
+                notAlive.getMessage());
+            assertEquals(NEW_WORLD, Worlds.digest(copy), "a failed load leaves the world new");
+
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            assertEquals(Worlds.digest(world), Worlds.digest(copy));
+        }
+    }
+
+    /** Where two consecutive longs sit in a snapshot. */
+    private static int indexOf(final byte[] snapshot, final long first, final long second)
+    {
+        final ByteBuffer bytes = ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN);
+        for (int at = 0; at + 16 <= snapshot.length; at++)
+        {
+            if (bytes.getLong(at) == first && bytes.getLong(at + 8) == second)
+            {
+                return at;
+            }
+        }
+        throw new AssertionError("not found");
+    }
+}
