@@ -172,6 +172,53 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
+     * Destroys {@code entities[0, count)}, with the result of {@link #destroy(long)} called on each in order, but
+     * visiting each storage once for all of them rather than once per entity: the faster way to destroy many. Either
+     * every one is destroyed or, if one is not alive or is there twice, none. While listeners watch, each entity is
+     * destroyed in turn as {@link #destroy(long)} does it; one that a listener destroyed meanwhile is skipped, and
+     * what the listeners throw is collected and thrown at the end.
+     *
+     * @param entities the handles; at least {@code count} long.
+     * @param count    how many to destroy.
+     * @throws IndexOutOfBoundsException if {@code count} is negative or larger than the array; nothing is destroyed.
+     * @throws IllegalArgumentException  naming the first that is not alive or is there twice; nothing is destroyed.
+     * @throws IllegalStateException     if the world is closed, or a parallel iteration of it runs.
+     */
+    public void destroy(final long[] entities, final int count)
+    {
+        if (isSignalled())
+        {
+            ensureUnlocked("destroy entities of");
+            this.entities.requireAliveOnce(entities, 0, count);
+            Throwable failure = null;
+            for (int i = 0; i < count; i++)
+            {
+                if (this.entities.isAlive(entities[i]))
+                {
+                    try
+                    {
+                        destroySignalled(entities[i]);
+                    }
+                    catch (final RuntimeException | Error thrown)
+                    {
+                        failure = Signal.collect(failure, thrown);
+                    }
+                }
+            }
+            Signal.rethrow(failure);
+            return;
+        }
+        this.entities.destroy(entities, 0, count);
+        for (final ComponentStorage<?> storage : created)
+        {
+            if (storage.size() > 0)
+            {
+                storage.removeAll(entities, 0, count);
+            }
+        }
+    }
+
+    /**
      * Destroy while listeners watch: the entity stays alive while its destroying listeners run and its components
      * are removed (so the listeners can read it, and a listener that creates an entity cannot get its index), and is
      * released last. Listeners may re-add components to it; they are removed again, a few times over. Destroying it
@@ -314,16 +361,19 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Makes this world as a new one, keeping its memory: every entity is destroyed as {@link #clear()} destroys them
-     * (listeners are told), then forgotten, so that the next entity created is index 0 with version 0, as in a new
+     * Makes this world as a new one but for its memory and its tick: every entity is destroyed as {@link #clear()}
+     * destroys them (listeners are told), then forgotten, so that the next entity created is index 0 with version 0, as in a new
      * World, and a snapshot may be loaded into it ({@link dev.cairn.snapshot.Snapshot#load}). Storages keep their
      * capacity and sparse pages, and groups, observers and listeners stay connected: loading a snapshot into a reset
      * world writes into memory that is mapped already, which is what a game rewinding to a saved state every frame, or
      * loading a level again, wants.
      * <p>
      * A handle from before the reset is no longer stale: it may name an entity created or loaded afterwards. Drop every
-     * handle kept from before (in components, maps, {@link dev.cairn.snapshot.ContinuousLoader}s), and apply or clear
-     * {@link dev.cairn.command.CommandBuffer}s first.
+     * handle kept from before (in components, maps, views' refs, {@link dev.cairn.snapshot.ContinuousLoader}s, which
+     * you close), and apply or clear {@link dev.cairn.command.CommandBuffer}s first. Do not reset from a listener: an
+     * operation under way (a create, an add) carries on with the handles it was given. The tick is not reset; a
+     * snapshot loaded afterwards sets it to the snapshot's, so ticks kept by systems to find changes since must be set
+     * back too.
      *
      * @throws IllegalStateException if the world is closed, a parallel iteration of it runs, or it is called from a
      *                               listener while an entity or a component is being removed (nothing changes then);

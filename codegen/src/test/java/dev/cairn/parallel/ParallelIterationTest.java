@@ -173,6 +173,7 @@ final class ParallelIterationTest
         changes.put("clear a storage", entity -> velocities.clear());
         changes.put("clear the world", entity -> world.clear());
         changes.put("reset the world", entity -> world.reset());
+        changes.put("destroy many", entity -> world.destroy(new long[] {spare}, 1));
         changes.put("sort", entity -> velocities.sort(velocities.comparingDx()));
         changes.put("compact", entity -> velocities.compact());
         changes.put("sort a group", entity -> hot.sort(positions.comparingX()));

@@ -262,6 +262,77 @@ class ResetTest
         }
     }
 
+    @Test
+    void aForgedFreeListHeadInAnInPlaceStorageWithoutTombstonesIsRefused()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final var parents = world.storage(SnapshotFixtures_ParentStorage.TYPE);
+            for (int i = 0; i < 1_000; i++)
+            {
+                world.create();
+            }
+            final long child = world.create();
+            parents.emplace(child, Entity.NULL);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world, SnapshotFixtures_ParentStorage.TYPE));
+            final ByteBuffer bytes = ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN);
+            int counts = -1;
+            for (int at = 0; at + 24 <= snapshot.length; at++)
+            {
+                if (bytes.getInt(at) == 1 && bytes.getInt(at + 4) == 1 && bytes.getInt(at + 8) == -1 &&
+                    bytes.getInt(at + 12) == 1 && bytes.getLong(at + 16) == child)
+                {
+                    counts = at;
+                }
+            }
+            assertTrue(counts >= 0, "the set's counts are in the snapshot");
+            bytes.putInt(counts + 8, 0);
+
+            final SnapshotFormatException ex = assertThrows(SnapshotFormatException.class,
+                () -> Snapshot.load(copy, ByteBuffer.wrap(Worlds.reseal(snapshot))));
+
+            assertTrue(ex.getMessage().contains("its in-place free list does not link each of its 0 tombstones once"),
+                ex.getMessage());
+            assertEquals(NEW_WORLD, Worlds.digest(copy));
+        }
+    }
+
+    @Test
+    void aLoadThatRunsOutOfMemoryAnywhereLeavesTheWorldNew()
+    {
+        final int indices = 1 << 20;
+        final String fresh;
+        try (World empty = new World(indices))
+        {
+            fresh = Worlds.digest(empty);
+        }
+        try (World world = new World(indices))
+        {
+            Worlds.grow(world, new Random(5), 3_000);
+            final ByteBuffer snapshot = Worlds.save(world);
+            int refused = 0;
+            for (long budget = 0; ; budget += 512)
+            {
+                try (World copy = new World(indices, budget))
+                {
+                    try
+                    {
+                        Snapshot.load(copy, snapshot.duplicate());
+                    }
+                    catch (final dev.cairn.memory.OffHeapExhaustedException ex)
+                    {
+                        refused++;
+                        assertEquals(fresh, Worlds.digest(copy), "refused with a budget of " + budget);
+                        continue;
+                    }
+                    assertEquals(Worlds.digest(world), Worlds.digest(copy), "loaded with a budget of " + budget);
+                    break;
+                }
+            }
+            assertTrue(refused > 10, "the budget ran out at many points of the load: " + refused);
+        }
+    }
+
     /** Where two consecutive longs sit in a snapshot. */
     private static int indexOf(final byte[] snapshot, final long first, final long second)
     {

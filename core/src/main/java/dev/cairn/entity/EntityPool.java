@@ -204,6 +204,83 @@ public final class EntityPool
     }
 
     /**
+     * Destroys {@code length} alive entities, {@code entities[offset, offset + length)}, in order, as
+     * {@link #destroy(long)} does each; either all of them or, if one is not alive or appears twice, none.
+     *
+     * @param entities the handles.
+     * @param offset   where the first is.
+     * @param length   how many to destroy.
+     * @throws IndexOutOfBoundsException if the range does not fit {@code entities}.
+     * @throws IllegalArgumentException  naming the first handle that is not alive, or is there twice; nothing is
+     *                                   destroyed then.
+     * @throws IllegalStateException     if the pool is closed.
+     */
+    public void destroy(final long[] entities, final int offset, final int length)
+    {
+        ensureMutable("destroy entities of");
+        java.util.Objects.checkFromIndexSize(offset, length, entities.length);
+        for (int i = 0; i < length; i++)
+        {
+            final long entity = entities[offset + i];
+            if (!isAlive(entity))
+            {
+                restore(entities, offset, i);
+                throw new IllegalArgumentException("cannot destroy entities[" + (offset + i) + "]: " +
+                    (isAlive(entity) ? "entity " + Entity.toString(entity) + " is there twice, the first time at " +
+                    "entities[" + firstAt(entities, offset, entity) + "]" : describeDead(entity)) + "; none of the " +
+                    length + " entities was destroyed");
+            }
+            release(Entity.index(entity), Entity.version(entity));
+        }
+        alive -= length;
+    }
+
+    /**
+     * Throws unless {@code entities[offset, offset + length)} are alive and each there once; changes nothing.
+     *
+     * @param entities the handles.
+     * @param offset   where the first is.
+     * @param length   how many.
+     * @throws IndexOutOfBoundsException if the range does not fit {@code entities}.
+     * @throws IllegalArgumentException  naming the first handle that is not alive, or is there twice.
+     * @throws IllegalStateException     if the pool is closed.
+     */
+    public void requireAliveOnce(final long[] entities, final int offset, final int length)
+    {
+        destroy(entities, offset, length);
+        restore(entities, offset, length);
+        alive += length;
+    }
+
+    /** Undoes the releases of {@code entities[offset, offset + count)}, last first, as if they had not happened. */
+    private void restore(final long[] entities, final int offset, final int count)
+    {
+        for (int i = offset + count; --i >= offset; )
+        {
+            final long entity = entities[i];
+            if (Entity.version(entity) == Entity.MAX_VERSION)
+            {
+                retired--;
+            }
+            else
+            {
+                freeCount--;
+            }
+            UnsafeApi.putInt(versions + ((long)Entity.index(entity) << 2), Entity.version(entity));
+        }
+    }
+
+    private static int firstAt(final long[] entities, final int offset, final long entity)
+    {
+        int at = offset;
+        while (entities[at] != entity)
+        {
+            at++;
+        }
+        return at;
+    }
+
+    /**
      * Whether an entity is alive.
      *
      * @param entity any value.

@@ -496,6 +496,44 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Erases each of {@code entities[offset, offset + length)} that is a member, in order, exactly as
+     * {@link #remove(long)} would one after the other: the faster way to remove many.
+     *
+     * @param entities any values.
+     * @param offset   where the first is.
+     * @param length   how many.
+     * @return how many were members and have been erased.
+     * @throws IndexOutOfBoundsException if the range does not fit {@code entities}; nothing is erased then.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    public final int removeAll(final long[] entities, final int offset, final int length)
+    {
+        ensureMutable("remove from");
+        Objects.checkFromIndexSize(offset, length, entities.length);
+        int removed = 0;
+        if (hooked)
+        {
+            for (int i = offset; i < offset + length; i++)
+            {
+                removed += remove(entities[i]) ? 1 : 0;
+            }
+            return removed;
+        }
+        for (int i = offset; i < offset + length && memberCount > 0; i++)
+        {
+            final long entity = entities[i];
+            final long sparseAddress = sparseAddressOf(Entity.index(entity));
+            final int index = indexOf(entity, sparseAddress);
+            if (index >= 0)
+            {
+                eraseAt(index, entity, sparseAddress);
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /**
      * Removes a member after telling {@link #beforeRemove}, which may change this set: the member is looked up again
      * afterwards, and what the hook collected is rethrown once the removal is complete. Removing a member again while
      * its removal is being announced does nothing: it goes once the announcement is over.
@@ -1435,13 +1473,14 @@ public class SparseSet implements AutoCloseable
                 ", free list head " + freeHead + ") do not fit " + policy);
         }
         in.require(Math.multiplyExact((long)size, Long.BYTES + slotPayload), size + " indices");
+        if (size > dense.capacity())
+        {
+            // Outside the try: a failed resize leaves nothing to clear, and no packed array of this size to read.
+            resizeDense(size);
+        }
         try
         {
-            if (size > dense.capacity())
-            {
-                resizeDense(size);
-            }
-            if (pool != null && extent == size && memberCount == size)
+            if (pool != null && extent == size && memberCount == size && freeHead == ABSENT)
             {
                 readMembers(in, size);
             }

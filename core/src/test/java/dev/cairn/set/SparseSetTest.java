@@ -58,6 +58,78 @@ class SparseSetTest
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
+    void removeAllLeavesTheSetExactlyAsRemovingEachInTurnDoes(final DeletionPolicy policy)
+    {
+        final java.util.Random random = new java.util.Random(policy.ordinal());
+        for (int round = 0; round < 200; round++)
+        {
+            try (PayloadSet batch = new PayloadSet(policy, null, null, "batch");
+                 PayloadSet single = new PayloadSet(policy, null, null, "single"))
+            {
+                final int members = random.nextInt(300);
+                for (int i = 0; i < members; i++)
+                {
+                    final long entity = Entity.of(random.nextInt(5_000), random.nextInt(3));
+                    if (!batch.contains(entity) && batch.indexOf(entity) < 0 && !single.contains(entity))
+                    {
+                        try
+                        {
+                            batch.emplace(entity, i);
+                            single.emplace(entity, i);
+                        }
+                        catch (final IllegalArgumentException sameIndex)
+                        {
+                            // another version of an index already in the set
+                        }
+                    }
+                }
+                final long[] removed = new long[random.nextInt(400)];
+                for (int i = 0; i < removed.length; i++)
+                {
+                    removed[i] = single.size() > 0 && random.nextInt(4) > 0 ?
+                        single.entityAt(random.nextInt(single.size())) : Entity.of(random.nextInt(5_000), 0);
+                }
+                final int offset = removed.length == 0 ? 0 : random.nextInt(removed.length);
+                final int length = removed.length - offset == 0 ? 0 : random.nextInt(removed.length - offset);
+
+                int expected = 0;
+                for (int i = offset; i < offset + length; i++)
+                {
+                    expected += single.remove(removed[i]) ? 1 : 0;
+                }
+
+                assertEquals(expected, batch.removeAll(removed, offset, length));
+                assertEquals(single.size(), batch.size());
+                assertEquals(single.extent(), batch.extent());
+                assertEquals(single.memberCount(), batch.memberCount());
+                for (int i = 0; i < single.size(); i++)
+                {
+                    assertEquals(single.entityAt(i), batch.entityAt(i), "index " + i);
+                    if (Entity.isWellFormed(single.entityAt(i)) && i < single.extent())
+                    {
+                        assertEquals(single.stampAt(i), batch.stampAt(i), "payload at " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void removeAllOutsideTheArrayIsRefusedBeforeAnythingIsRemoved()
+    {
+        try (PayloadSet set = payloadSet(DeletionPolicy.SWAP_AND_POP, A, B, C))
+        {
+            final long[] entities = {A, B};
+
+            assertThrows(IndexOutOfBoundsException.class, () -> set.removeAll(entities, 1, 2));
+            assertThrows(IndexOutOfBoundsException.class, () -> set.removeAll(entities, 0, -1));
+
+            assertEquals(3, set.memberCount());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
     void insertReturnsThePackedIndexAndMakesTheHandleAMember(final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy))

@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * Cairn: create, destroy, and add-then-remove a component, per entity, through a {@link World} and the generated
  * storages. Create is {@code world.create()} then {@code emplace} on the position and velocity storages, into a new
  * world each invocation (so it includes the storages' growth); destroy is {@code world.destroy(entity)}, which
- * removes the entity from every storage; add-remove is {@code AccelerationStorage.emplace} then {@code erase}.
+ * removes the entity from every storage, and destroyAll {@code world.destroy(entities, count)} for all of them at once;
+ * add-remove is {@code AccelerationStorage.emplace} then {@code erase}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -191,6 +192,30 @@ public class CairnLifecycle
     public void destroy_1M(final Full state)
     {
         destroy(state);
+    }
+
+    /**
+     * Destroy 10,000 entities with position and velocity in one call, {@code world.destroy(entities, count)}.
+     *
+     * @param state a world of them.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.SMALL)
+    public void destroyAll_10K(final Full state)
+    {
+        state.world.destroy(state.entities, state.entities.length);
+    }
+
+    /**
+     * Destroy 1,000,000 entities with position and velocity in one call, {@code world.destroy(entities, count)}.
+     *
+     * @param state a world of them.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.LARGE)
+    public void destroyAll_1M(final Full state)
+    {
+        state.world.destroy(state.entities, state.entities.length);
     }
 
     /**

@@ -52,7 +52,35 @@ public record Goal(String goal, String measured, boolean met, String verdict)
         }
         goals.add(groupAgainst(results, "add + remove of an owned component with the group <= 2x without",
             Workloads.ADD_REMOVE, 1_000_000, Library.CAIRN, 2.0));
+        goals.add(destroyAgainstArtemis(results));
         return goals;
+    }
+
+    /**
+     * Cairn's fastest way to destroy entities against Artemis-odb's, whose deletes are applied together in
+     * {@code world.process()}: {@code World.destroy(long[], int)} at 1M, with the one-by-one destroy shown beside it.
+     */
+    private static Goal destroyAgainstArtemis(final ResultSet results)
+    {
+        final String goal = "destroy faster than Artemis-odb at 1M";
+        final Result many = results.find(Library.CAIRN, Workloads.DESTROY_ALL, 1_000_000);
+        final Result one = results.find(Library.CAIRN, Workloads.DESTROY, 1_000_000);
+        final Result artemis = results.find(Library.ARTEMIS, Workloads.DESTROY, 1_000_000);
+        if (many == null || one == null || artemis == null)
+        {
+            return new Goal(goal, "no Cairn and Artemis-odb destroy results at 1M", false, "not measured");
+        }
+        final String measured = String.format(Locale.ROOT, "%s ns in one call, %s ns one by one, against %s ns (%s, %s)",
+            ns(many.nanos()), ns(one.nanos()), ns(artemis.nanos()), ratio(many.nanos() / artemis.nanos()),
+            ratio(one.nanos() / artemis.nanos()));
+        if (many.nanos() < artemis.nanos())
+        {
+            return new Goal(goal, measured, true, String.format(Locale.ROOT, "met in one call, %.0f%% faster%s",
+                100 * (artemis.nanos() - many.nanos()) / artemis.nanos(),
+                one.nanos() < artemis.nanos() ? " (and one by one)" : "; one by one is slower"));
+        }
+        return new Goal(goal, measured, false, String.format(Locale.ROOT, "missed, %.0f%% slower",
+            100 * (many.nanos() - artemis.nanos()) / artemis.nanos()));
     }
 
     /** The group's time against {@code factor} times another's, for one workload and size. */

@@ -12,6 +12,8 @@ public enum Workloads
     CREATE("create", "create entity + 2 components"),
     /** Destroy entities with two components. */
     DESTROY("destroy", "destroy entity (2 components)"),
+    /** Destroy every entity with two components in one call ({@code World.destroy(long[], int)}). */
+    DESTROY_ALL("destroyAll", "destroy many in one call (2 components)"),
     /** Add one component to every entity, then remove it. */
     ADD_REMOVE("addRemove", "add + remove 1 component"),
     /** Iterate one component. */
