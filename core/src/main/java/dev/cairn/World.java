@@ -57,6 +57,7 @@ public final class World implements AutoCloseable, Storages
 {
     /** How often destroy removes the components that listeners add back to an entity being destroyed. */
     private static final int DESTROY_PASSES = 8;
+    private static final int NO_TICK = Integer.MIN_VALUE;
 
     private final OffHeap offHeap;
     private final EntityPool entities;
@@ -68,6 +69,8 @@ public final class World implements AutoCloseable, Storages
     /** The entities being destroyed while listeners watch, innermost last: destroying one again does nothing. */
     private long[] dying = new long[4];
     private int dyingCount;
+    /** The tick before a snapshot load set the snapshot's, until the load is over: a failed load puts it back. */
+    private int tickBeforeLoad = NO_TICK;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
     private ComponentStorage<?>[] storages = new ComponentStorage<?>[8];
     /** The same storages without the gaps, for operations that visit all of them. */
@@ -727,6 +730,7 @@ public final class World implements AutoCloseable, Storages
         checkNewForSnapshot();
         final int tick = in.getInt();
         entities.readSnapshot(in);
+        tickBeforeLoad = clock.now();
         clock.restore(tick);
     }
 
@@ -757,12 +761,13 @@ public final class World implements AutoCloseable, Storages
     public void loadedSnapshot(final SnapshotInput in)
     {
         java.util.Objects.requireNonNull(in, "in");
+        tickBeforeLoad = NO_TICK;
         groups.rebuild();
     }
 
     /**
-     * Makes this world new again after a snapshot load failed half-way: no entity, every storage empty, no signal
-     * sent, memory given back.
+     * Makes this world new again after a snapshot load failed half-way: no entity, every storage empty, its tick as it
+     * was before the load, no signal sent.
      *
      * @param in the snapshot whose load failed (only a snapshot loader has one).
      * @throws NullPointerException if {@code in} is null; nothing is changed then.
@@ -777,7 +782,11 @@ public final class World implements AutoCloseable, Storages
             storage.unload(in);
         }
         entities.reset();
-        clock.restore(Clock.FIRST_TICK);
+        if (tickBeforeLoad != NO_TICK)
+        {
+            clock.restore(tickBeforeLoad);
+            tickBeforeLoad = NO_TICK;
+        }
         groups.rebuild();
     }
 

@@ -41,7 +41,7 @@ final class WorldModelTest
     /** What one world operation does; {@code pick} chooses the entity, {@code storage} the storage. */
     enum Kind
     {
-        CREATE(15), CREATE_MANY(3), DESTROY(10), EMPLACE(10), ADD(8), WORLD_ADD(8), WORLD_REMOVE(8), ERASE(5),
+        CREATE(15), CREATE_MANY(3), DESTROY(10), DESTROY_MANY(3), EMPLACE(10), ADD(8), WORLD_ADD(8), WORLD_REMOVE(8), ERASE(5),
         GET(6), WRITE(6), CLEAR(1);
 
         private final int weight;
@@ -59,7 +59,7 @@ final class WorldModelTest
      * @param pick    which entity: mostly an alive one, sometimes a recently destroyed (stale) one.
      * @param storage which of the six storages.
      * @param row     the value written.
-     * @param mask    the columns a write touches, or how many entities CREATE_MANY makes.
+     * @param mask    the columns a write touches, or how many entities CREATE_MANY makes (DESTROY_MANY destroys).
      */
     record WorldOp(Kind kind, int pick, int storage, Row row, int mask)
     {
@@ -75,6 +75,8 @@ final class WorldModelTest
                     return "create_many(" + (1 + mask % 4) + ")";
                 case DESTROY:
                     return "destroy(pick " + pick + ")";
+                case DESTROY_MANY:
+                    return "destroy_many(" + (1 + mask % 6) + " alive, then pick " + pick + ")";
                 default:
                     return kind.name().toLowerCase() + "(pick " + pick + ", storage " + storage + ", " + row + ")";
             }
@@ -277,6 +279,36 @@ final class WorldModelTest
                         expectRefused(e, () -> world.destroy(e));
                     }
                     break;
+                case DESTROY_MANY:
+                {
+                    // The first alive entities, then the picked one: refused, changing nothing, if it is not alive
+                    // or is one of them.
+                    final List<Long> doomed = new ArrayList<>(alive).subList(0, Math.min(alive.size(),
+                        1 + op.mask() % 6));
+                    final long[] entities = new long[doomed.size() + 1];
+                    for (int i = 0; i < doomed.size(); i++)
+                    {
+                        entities[i] = doomed.get(i);
+                    }
+                    entities[doomed.size()] = e;
+                    if (isAlive && !doomed.contains(e))
+                    {
+                        world.destroy(entities, entities.length);
+                        for (final long entity : entities)
+                        {
+                            alive.remove(entity);
+                            for (final Slot each : slots)
+                            {
+                                each.model().remove(entity);
+                            }
+                        }
+                    }
+                    else
+                    {
+                        expectRefused(e, () -> world.destroy(entities, entities.length));
+                    }
+                    break;
+                }
                 case EMPLACE:
                 case ADD:
                 case WORLD_ADD:

@@ -147,6 +147,28 @@ class ResetTest
     }
 
     @Test
+    void aFailedLoadIntoAResetWorldLeavesItsTickAsItWas()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            snapshot[snapshot.length - 1] ^= 1;
+            copy.create();
+            for (int i = 0; i < 5; i++)
+            {
+                copy.advanceTick();
+            }
+            copy.reset();
+            final String before = Worlds.digest(copy);
+
+            assertThrows(SnapshotFormatException.class, () -> Snapshot.load(copy, ByteBuffer.wrap(snapshot)));
+
+            assertEquals(before, Worlds.digest(copy));
+            assertEquals(6, copy.tick(), "the reset kept the tick, and the failed load did not change it");
+        }
+    }
+
+    @Test
     void aClearedWorldIsNotNewASnapshotSaysToResetIt()
     {
         try (World world = new World(); World used = new World())
