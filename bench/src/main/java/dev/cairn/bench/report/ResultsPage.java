@@ -221,7 +221,13 @@ public final class ResultsPage
         md.append("Signals, groups, snapshots, parallel iteration and command buffers are measured in runs of their own, ")
             .append("each against its baseline in the same run, and reported with the command on their pages: ")
             .append("[signals](signals.md#what-it-costs), [groups](groups.md#what-it-costs), [snapshots](snapshots.md#costs), ")
-            .append("[threads](threads.md#costs).\n\n");
+            .append("[threads](threads.md#costs).");
+        if (results.find(Library.CAIRN, Workloads.DESTROY_ALL, 1_000_000) == null)
+        {
+            md.append(" Destroying many entities in one call (`destroyAll`, the destroy goal's workload) is not in ")
+                .append("this run; a run of its own is in [design](design.md#storages-and-the-world).");
+        }
+        md.append("\n\n");
         md.append("## Reproduce\n\n");
         md.append("```bash\n");
         md.append("mvn -q -DskipTests package                     # builds bench/target/benchmarks.jar\n");
