@@ -134,12 +134,7 @@ class ResetTest
             assertEquals(0, observer.size(), "the destroyed entities left the observer");
             Snapshot.load(copy, Worlds.save(world));
 
-            final List<Long> expected = new ArrayList<>();
-            world.view(Link.class, Heat.class).without(Marked.class).forEach(expected::add);
-            final List<Long> grouped = new ArrayList<>();
-            group.forEach(grouped::add);
-            assertEquals(expected.stream().sorted().toList(), grouped.stream().sorted().toList());
-            assertTrue(grouped.size() > 0, "the random world has entities in the group");
+            Worlds.assertGroupHoldsLinkWithHeatWithoutMarked(world, group);
             final long added = copy.create();
             copy.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(added, Entity.NULL, Entity.NULL, 5);
             assertTrue(observer.contains(added), "the observer still hears additions");
@@ -261,7 +256,7 @@ class ResetTest
                 links.emplace(world.create(), Entity.NULL, Entity.NULL, i);
             }
             final byte[] snapshot = Worlds.bytes(Worlds.save(world, SnapshotFixtures_LinkStorage.TYPE));
-            final int packed = indexOf(snapshot, Entity.of(0, 0), Entity.of(1, 0));
+            final int packed = Worlds.offsetOf(snapshot, Entity.of(0, 0), Entity.of(1, 0));
             final byte[] twice = snapshot.clone();
             ByteBuffer.wrap(twice).order(ByteOrder.LITTLE_ENDIAN).putLong(packed + 8 * 9_000, Entity.of(17, 0));
             final byte[] dead = snapshot.clone();
@@ -353,19 +348,5 @@ class ResetTest
             }
             assertTrue(refused > 10, "the budget ran out at many points of the load: " + refused);
         }
-    }
-
-    /** Where two consecutive longs sit in a snapshot. */
-    private static int indexOf(final byte[] snapshot, final long first, final long second)
-    {
-        final ByteBuffer bytes = ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN);
-        for (int at = 0; at + 16 <= snapshot.length; at++)
-        {
-            if (bytes.getLong(at) == first && bytes.getLong(at + 8) == second)
-            {
-                return at;
-            }
-        }
-        throw new AssertionError("not found");
     }
 }

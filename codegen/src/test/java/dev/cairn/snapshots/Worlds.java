@@ -3,7 +3,11 @@ package dev.cairn.snapshots;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.World;
+import dev.cairn.group.RuntimeGroup;
 import dev.cairn.snapshot.Snapshot;
+import dev.cairn.snapshots.SnapshotFixtures.Heat;
+import dev.cairn.snapshots.SnapshotFixtures.Link;
+import dev.cairn.snapshots.SnapshotFixtures.Marked;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.FieldType;
@@ -16,6 +20,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * What the snapshot tests share: random worlds grown by random operations over {@link SnapshotFixtures#TYPES}, and a
@@ -242,5 +249,31 @@ final class Worlds
         final java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(bytes, from, length);
         return (int)crc.getValue();
+    }
+
+    /** Where two consecutive longs sit in a snapshot (the last place, if more than one). */
+    static int offsetOf(final byte[] snapshot, final long first, final long second)
+    {
+        final ByteBuffer bytes = ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN);
+        for (int at = snapshot.length - 16; at >= 0; at--)
+        {
+            if (bytes.getLong(at) == first && bytes.getLong(at + 8) == second)
+            {
+                return at;
+            }
+        }
+        throw new AssertionError("not found");
+    }
+
+    /** The group holds exactly the entities of {@code world} with a Link and a Heat and no Marked, and some. */
+    static void assertGroupHoldsLinkWithHeatWithoutMarked(final World world, final RuntimeGroup group)
+    {
+        final List<Long> expected = new ArrayList<>();
+        world.view(Link.class, Heat.class).without(Marked.class).forEach(expected::add);
+        final List<Long> grouped = new ArrayList<>();
+        group.forEach(grouped::add);
+        assertEquals(expected.stream().sorted().toList(),
+            grouped.stream().sorted().toList());
+        assertTrue(grouped.size() > 0, "the random world has entities in the group");
     }
 }

@@ -117,9 +117,9 @@ public class CairnSnapshot
         }
     }
 
-    /** A world that is loaded again and again, so that its memory stays mapped. */
+    /** A world that is loaded again and again, so that its memory stays mapped; reset inside the measured call. */
     @State(Scope.Thread)
-    public static class Reloaded
+    public static class Rewound
     {
         World world;
 
@@ -131,13 +131,6 @@ public class CairnSnapshot
             Snapshot.load(world, saved.snapshot.duplicate());
         }
 
-        /** Empties the world before each measured load. */
-        @Setup(Level.Invocation)
-        public void reset()
-        {
-            world.reset();
-        }
-
         /** Frees the memory. */
         @TearDown(Level.Trial)
         public void tearDown()
@@ -146,25 +139,15 @@ public class CairnSnapshot
         }
     }
 
-    /** A world that is loaded again and again, reset inside the measured call. */
+    /** The same world, reset before each measured call. */
     @State(Scope.Thread)
-    public static class Rewound
+    public static class Reloaded extends Rewound
     {
-        World world;
-
-        /** Loads the snapshot once. */
-        @Setup(Level.Trial)
-        public void setUp(final Saved saved)
+        /** Empties the world before each measured load. */
+        @Setup(Level.Invocation)
+        public void reset()
         {
-            world = new World();
-            Snapshot.load(world, saved.snapshot.duplicate());
-        }
-
-        /** Frees the memory. */
-        @TearDown(Level.Trial)
-        public void tearDown()
-        {
-            world.close();
+            world.reset();
         }
     }
 
