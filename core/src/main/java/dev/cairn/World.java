@@ -69,6 +69,8 @@ public final class World implements AutoCloseable, Storages
     /** The entities being destroyed while listeners watch, innermost last: destroying one again does nothing. */
     private long[] dying = new long[4];
     private int dyingCount;
+    /** How many created events are being sent now. */
+    private int creating;
     /** The tick before a snapshot load set the snapshot's, until the load is over: a failed load puts it back. */
     private int tickBeforeLoad = NO_TICK;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
@@ -126,7 +128,15 @@ public final class World implements AutoCloseable, Storages
         final long entity = entities.create();
         if (!createdSignal.isEmpty())
         {
-            Signal.rethrow(createdSignal.send(entity, null));
+            creating++;
+            try
+            {
+                Signal.rethrow(createdSignal.send(entity, null));
+            }
+            finally
+            {
+                creating--;
+            }
         }
         return entity;
     }
@@ -144,9 +154,17 @@ public final class World implements AutoCloseable, Storages
         if (!createdSignal.isEmpty())
         {
             Throwable failure = null;
-            for (int i = 0; i < count; i++)
+            creating++;
+            try
             {
-                failure = createdSignal.send(entities[i], failure);
+                for (int i = 0; i < count; i++)
+                {
+                    failure = createdSignal.send(entities[i], failure);
+                }
+            }
+            finally
+            {
+                creating--;
             }
             Signal.rethrow(failure);
         }
@@ -183,15 +201,16 @@ public final class World implements AutoCloseable, Storages
      *
      * @param entities the handles; at least {@code count} long.
      * @param count    how many to destroy.
+     * @throws NullPointerException      if {@code entities} is null; nothing is destroyed.
      * @throws IndexOutOfBoundsException if {@code count} is negative or larger than the array; nothing is destroyed.
      * @throws IllegalArgumentException  naming the first that is not alive or is there twice; nothing is destroyed.
      * @throws IllegalStateException     if the world is closed, or a parallel iteration of it runs.
      */
     public void destroy(final long[] entities, final int count)
     {
+        ensureUnlocked("destroy entities of");
         if (isSignalled())
         {
-            ensureUnlocked("destroy entities of");
             this.entities.requireAliveOnce(entities, 0, count);
             Throwable failure = null;
             for (int i = 0; i < count; i++)
@@ -373,34 +392,34 @@ public final class World implements AutoCloseable, Storages
      * <p>
      * A handle from before the reset is no longer stale: it may name an entity created or loaded afterwards. Drop every
      * handle kept from before (in components, maps, views' refs, {@link dev.cairn.snapshot.ContinuousLoader}s, which
-     * you close), and apply or clear {@link dev.cairn.command.CommandBuffer}s first. Do not reset from a listener: an
-     * operation under way (a create, an add) carries on with the handles it was given. The tick is not reset; a
+     * you close), and apply or clear {@link dev.cairn.command.CommandBuffer}s first. The tick is not reset; a
      * snapshot loaded afterwards sets it to the snapshot's, so ticks kept by systems to find changes since must be set
      * back too.
      *
      * @throws IllegalStateException if the world is closed, a parallel iteration of it runs, or it is called from a
-     *                               listener while an entity or a component is being removed (nothing changes then);
+     *                               listener of this world (nothing changes then);
      *                               what a listener throws while the entities are destroyed reaches the caller, and
      *                               the entities are not forgotten then.
      */
     public void reset()
     {
         ensureUnlocked("reset");
-        if (dyingCount > 0 || removalAnnounced())
+        if (dyingCount > 0 || creating > 0 || storageAnnouncing())
         {
             throw new IllegalStateException("reset() was called while " + (dyingCount > 0 ?
-                "an entity is being destroyed" : "a component is being removed") + " (from a listener); nothing was " +
-                "changed: call it after the listener returns");
+                "an entity is being destroyed" : creating > 0 ? "an entity's creation is being announced" :
+                "a component's addition, update or removal is being announced") + " (from a listener), which " +
+                "would go on with handles the reset forgot; nothing was changed: call it after the listener returns");
         }
         clear();
         entities.reset();
     }
 
-    private boolean removalAnnounced()
+    private boolean storageAnnouncing()
     {
         for (final ComponentStorage<?> storage : created)
         {
-            if (storage.isAnnouncingRemoval())
+            if (storage.isAnnouncing())
             {
                 return true;
             }
@@ -732,6 +751,30 @@ public final class World implements AutoCloseable, Storages
         entities.readSnapshot(in);
         tickBeforeLoad = clock.now();
         clock.restore(tick);
+    }
+
+    /**
+     * Runs {@code write} with this world's structure locked, for a snapshot written to a channel: the channel's code
+     * runs between copies of the world's memory, and a structural change or a close from it would move or free that
+     * memory under the copy, so each is refused with an {@link IllegalStateException} until {@code write} returns.
+     *
+     * @param out   the snapshot being written (only a snapshot writer has one).
+     * @param write what writes it.
+     * @throws IllegalStateException if the world is closed, or a parallel iteration of it runs.
+     */
+    public void writeSnapshotLocked(final SnapshotOutput out, final Runnable write)
+    {
+        java.util.Objects.requireNonNull(out, "out");
+        ensureUnlocked("save a snapshot of");
+        offHeap.lockStructureForCopy("Snapshot.save to a channel");
+        try
+        {
+            write.run();
+        }
+        finally
+        {
+            offHeap.unlockStructure();
+        }
     }
 
     /**

@@ -200,7 +200,8 @@ class ResetTest
             links.remove(removed);
 
             assertNotNull(refused.get());
-            assertTrue(refused.get().getMessage().contains("a component is being removed"), refused.get().getMessage());
+            assertTrue(refused.get().getMessage().contains("a component's addition, update or removal"),
+                refused.get().getMessage());
             assertTrue(world.valid(kept));
             assertTrue(links.contains(kept));
             assertFalse(links.contains(removed));
@@ -211,6 +212,34 @@ class ResetTest
             assertTrue(fromDestroy.get().getMessage().contains("an entity is being destroyed"),
                 fromDestroy.get().getMessage());
             assertTrue(world.valid(removed), "the other entity was not destroyed");
+        }
+    }
+
+    @Test
+    void aResetFromACreatedAddedOrUpdatedListenerIsRefusedAndTheCallerGetsAnAliveHandle()
+    {
+        try (World world = new World())
+        {
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            final List<IllegalStateException> refused = new ArrayList<>();
+            final Runnable reset = () -> refused.add(assertThrows(IllegalStateException.class, world::reset));
+            world.onCreated(entity -> reset.run());
+            links.onAdded((entity, index) -> reset.run());
+            links.onUpdated((entity, index) -> reset.run());
+
+            final long one = world.create();
+            final long[] many = new long[3];
+            world.create(many, 3);
+            links.emplace(one, Entity.NULL, Entity.NULL, 1);
+            links.patch(one, Entity.NULL, Entity.NULL, 2);
+
+            assertEquals(6, refused.size(), "4 creations, an addition and an update: each refused");
+            assertTrue(refused.get(0).getMessage().contains("an entity's creation is being announced"),
+                refused.get(0).getMessage());
+            assertTrue(refused.get(4).getMessage().contains("addition, update or removal"), refused.get(4).getMessage());
+            assertTrue(world.valid(one) && world.valid(many[2]));
+            assertEquals(4, world.aliveCount());
+            assertEquals(2, links.get(one).weight());
         }
     }
 

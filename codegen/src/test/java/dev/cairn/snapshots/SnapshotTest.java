@@ -15,9 +15,12 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -409,6 +412,73 @@ class SnapshotTest
             assertEquals(ByteOrder.BIG_ENDIAN, readOnly.order());
             assertEquals(ByteOrder.BIG_ENDIAN, bigEndian.order());
             assertEquals(bigEndian.capacity(), bigEndian.position());
+        }
+    }
+
+    @Test
+    void theChannelASnapshotIsWrittenToCannotChangeOrCloseTheWorldUnderTheCopy()
+    {
+        try (World world = new World())
+        {
+            final long[] made = new long[600_000];
+            world.create(made, made.length); // a pool of 2.4 MB: the 1 MiB buffer is flushed while it is copied
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            links.emplace(made[7], made[8], Entity.NULL, 3);
+            final String before = Worlds.digest(world);
+            final Map<String, Runnable> changes = new LinkedHashMap<>();
+            changes.put("create", () -> world.create(new long[1_000_000], 1_000_000));
+            changes.put("destroy", () -> world.destroy(made[7]));
+            changes.put("add", () -> links.emplace(made[9], Entity.NULL, Entity.NULL, 1));
+            changes.put("reset", world::reset);
+            changes.put("close", world::close);
+            for (final Map.Entry<String, Runnable> change : changes.entrySet())
+            {
+                final List<RuntimeException> refused = new ArrayList<>();
+                final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                final WritableByteChannel channel = new WritableByteChannel()
+                {
+                    private final WritableByteChannel out = java.nio.channels.Channels.newChannel(bytes);
+
+                    @Override
+                    public int write(final ByteBuffer source) throws java.io.IOException
+                    {
+                        try
+                        {
+                            change.getValue().run();
+                        }
+                        catch (final IllegalStateException ex)
+                        {
+                            refused.add(ex);
+                        }
+                        return out.write(source);
+                    }
+
+                    @Override
+                    public boolean isOpen()
+                    {
+                        return true;
+                    }
+
+                    @Override
+                    public void close()
+                    {
+                    }
+                };
+
+                Snapshot.save(world, channel);
+
+                assertFalse(refused.isEmpty(), change.getKey());
+                assertTrue(refused.get(0).getMessage().contains("Snapshot.save to a channel runs"),
+                    refused.get(0).getMessage());
+                assertEquals(before, Worlds.digest(world), change.getKey() + " changed nothing");
+                try (World copy = new World())
+                {
+                    Snapshot.load(copy, ByteBuffer.wrap(bytes.toByteArray()));
+                    assertEquals(before, Worlds.digest(copy), "the snapshot holds the world as it was");
+                }
+            }
+            world.destroy(made[7]);
+            assertFalse(world.valid(made[7]), "the world is unlocked after the save");
         }
     }
 

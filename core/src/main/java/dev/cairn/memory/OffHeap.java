@@ -85,6 +85,7 @@ public final class OffHeap
     private final ArrayList<Holder> holders = new ArrayList<>();
     private volatile boolean closing;
     private String lockedBy;
+    private boolean lockedForParallel;
 
     /**
      * Creates an owner that holds no memory yet and has no budget.
@@ -349,15 +350,36 @@ public final class OffHeap
      */
     public void lockStructure(final String what)
     {
+        lock(what, true);
+    }
+
+    /**
+     * Locks the structure, as {@link #lockStructure(String)} does, while one thread copies this memory between calls
+     * to code that is not the engine's (a snapshot written to a channel calls the channel between copies): a
+     * structural change or a close from that code would move or free the memory under the copy. Call
+     * {@link #unlockStructure()} in a {@code finally} block.
+     *
+     * @param what what holds the lock, for messages, for example {@code "Snapshot.save to a channel"}.
+     * @throws IllegalStateException if the memory is closed or already locked.
+     */
+    public void lockStructureForCopy(final String what)
+    {
+        lock(what, false);
+    }
+
+    private void lock(final String what, final boolean parallel)
+    {
         blocks.ensureOpen();
         if (lockedBy != null)
         {
-            throw new IllegalStateException(
+            throw new IllegalStateException(parallel && lockedForParallel ?
                 "cannot start " + what + " while " + lockedBy + " runs: parallel iterations of one World do not " +
                 "nest; run it after the first returns, or inside the first's action with the forEach of a view of " +
-                "the action's own (a view's Refs serve one thread at a time, so each thread needs its own view)");
+                "the action's own (a view's Refs serve one thread at a time, so each thread needs its own view)" :
+                "cannot start " + what + " while " + lockedBy + " runs; start it after that returns");
         }
         lockedBy = what;
+        lockedForParallel = parallel;
         for (final Holder holder : holders)
         {
             holder.structureLocked(true);
@@ -398,6 +420,13 @@ public final class OffHeap
      */
     public IllegalStateException lockedStructure(final String change)
     {
+        if (!lockedForParallel)
+        {
+            return new IllegalStateException("cannot " + change + " while " + lockedBy + " runs: it copies the " +
+                "memory between calls to your code, and a structural change (create, destroy, add, remove, clear, " +
+                "sort, compact, groups, observers) would move or free the memory under it; make the change after " +
+                "it returns");
+        }
         return new IllegalStateException(
             "cannot " + change + " while " + lockedBy + " runs in parallel: structural changes (create, " +
             "destroy, add, remove, clear, sort, compact, groups, observers) would race with it. Record the change in " +
@@ -470,6 +499,12 @@ public final class OffHeap
                     blocks.ownerName + " cannot be closed while " + holder + " is being iterated (from this or " +
                     "another thread): it would free memory the iteration reads; close it after the iteration returns");
             }
+        }
+        if (lockedBy != null)
+        {
+            closing = false;
+            throw new IllegalStateException(blocks.ownerName + " cannot be closed while " + lockedBy + " runs: it " +
+                "would free memory that is being read; close it after that returns");
         }
         for (final Holder holder : holders)
         {

@@ -101,7 +101,7 @@ public final class Snapshot
         final ByteOrder order = target.order();
         try
         {
-            write(world, new SnapshotOutput(target, null), types);
+            write(world, new SnapshotOutput(target, null), storages(world, types));
         }
         finally
         {
@@ -120,9 +120,14 @@ public final class Snapshot
      */
     public static void save(final World world, final WritableByteChannel channel, final ComponentType<?, ?>... types)
     {
+        final List<ComponentStorage<?>> storages = storages(world, types);
         final SnapshotOutput out = new SnapshotOutput(ByteBuffer.allocateDirect(CHANNEL_BUFFER), channel);
-        write(world, out, types);
-        out.flush();
+        // The channel's code runs between copies: it must not move or free the memory being copied.
+        world.writeSnapshotLocked(out, () ->
+        {
+            write(world, out, storages);
+            out.flush();
+        });
     }
 
     /**
@@ -246,9 +251,8 @@ public final class Snapshot
         return buffer.flip();
     }
 
-    static void write(final World world, final SnapshotOutput out, final ComponentType<?, ?>... types)
+    static void write(final World world, final SnapshotOutput out, final List<ComponentStorage<?>> storages)
     {
-        final List<ComponentStorage<?>> storages = storages(world, types);
         final ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES - 4).order(ByteOrder.LITTLE_ENDIAN);
         header.putLong(MAGIC).putInt(FORMAT_VERSION).putInt(1 + storages.size()).putInt(0).flip();
         final CRC32C crc = new CRC32C();

@@ -55,6 +55,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final ComponentSignal removing;
     private StorageHook[] hooks = NO_HOOKS;
     private boolean signalled;
+    /** How many added or updated events are being sent now (listeners may cause nested ones). */
+    private int sending;
     /** Whether an update listener or a hook that follows updates is there: what a patch must tell. */
     private boolean updateSignalled;
     private long addedTicks;
@@ -940,7 +942,15 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
                 return now;
             }
         }
-        failure = added.send(this, entity, now, failure);
+        sending++;
+        try
+        {
+            failure = added.send(this, entity, now, failure);
+        }
+        finally
+        {
+            sending--;
+        }
         Signal.rethrow(failure);
         return layoutVersion() == layoutBefore ? index : indexOf(entity);
     }
@@ -962,8 +972,26 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
                 failure = Signal.collect(failure, thrown);
             }
         }
-        failure = updated.send(this, entity, index, failure);
+        sending++;
+        try
+        {
+            failure = updated.send(this, entity, index, failure);
+        }
+        finally
+        {
+            sending--;
+        }
         Signal.rethrow(failure);
+    }
+
+    /**
+     * Whether this storage's listeners are being told of an addition, an update or a removal right now.
+     *
+     * @return true while any of its listeners runs.
+     */
+    public final boolean isAnnouncing()
+    {
+        return sending > 0 || isAnnouncingRemoval();
     }
 
     private void checkListenersMutable()
