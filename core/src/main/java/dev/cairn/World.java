@@ -384,15 +384,16 @@ public final class World implements AutoCloseable, Storages
 
     /**
      * Makes this world as a new one but for its memory and its tick: every entity is destroyed as {@link #clear()}
-     * destroys them (listeners are told), then forgotten, so that the next entity created is index 0 with version 0, as in a new
-     * World, and a snapshot may be loaded into it ({@link dev.cairn.snapshot.Snapshot#load}). Storages keep their
-     * capacity and sparse pages, and groups, observers and listeners stay connected: loading a snapshot into a reset
-     * world writes into memory that is mapped already, which is what a game rewinding to a saved state every frame, or
-     * loading a level again, wants.
+     * destroys them (listeners are told), then forgotten, so that the next entity created is index 0 with version 0,
+     * as in a new World, and a snapshot may be loaded into it ({@link dev.cairn.snapshot.Snapshot#load}). Storages keep
+     * their capacity and sparse pages, and groups, observers and listeners stay connected: loading a snapshot into a
+     * reset world writes into memory that is mapped already, which is what a game rewinding to a saved state every
+     * frame, or loading a level again, wants.
      * <p>
-     * A handle from before the reset is no longer stale: it may name an entity created or loaded afterwards. Drop every
-     * handle kept from before (in components, maps, views' refs, {@link dev.cairn.snapshot.ContinuousLoader}s, which
-     * you close), and apply or clear {@link dev.cairn.command.CommandBuffer}s first. The tick is not reset; a
+     * A handle from before the reset is no longer stale: it may name an entity created or loaded afterwards. Handles of
+     * entities a snapshot loaded afterwards holds name them again; drop the others (in components, maps, views' refs,
+     * {@link dev.cairn.snapshot.ContinuousLoader}s, which you close), and apply or clear
+     * {@link dev.cairn.command.CommandBuffer}s first. The tick is not reset; a
      * snapshot loaded afterwards sets it to the snapshot's, so ticks kept by systems to find changes since must be set
      * back too.
      *

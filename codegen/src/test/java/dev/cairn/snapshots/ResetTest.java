@@ -236,7 +236,8 @@ class ResetTest
             assertEquals(6, refused.size(), "4 creations, an addition and an update: each refused");
             assertTrue(refused.get(0).getMessage().contains("an entity's creation is being announced"),
                 refused.get(0).getMessage());
-            assertTrue(refused.get(4).getMessage().contains("addition, update or removal"), refused.get(4).getMessage());
+            assertTrue(refused.get(4).getMessage().contains("addition, update or removal"),
+                refused.get(4).getMessage());
             assertTrue(world.valid(one) && world.valid(many[2]));
             assertEquals(4, world.aliveCount());
             assertEquals(2, links.get(one).weight());

@@ -17,11 +17,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Coverage-guided fuzzing of both loaders with hostile bytes. The input's last byte picks how its other bytes are
  * used: loaded as they are (mostly stopped by the checksums), or resealed first (every CRC32C recomputed, as a forger
  * who read the format would), which lets the fuzzer reach every structural check behind them; each into a new world
- * (half of them a world that held another and was reset) and through a continuous loader into a live one. A load
- * must either succeed with a world that saves back to the same bytes, or throw {@link SnapshotFormatException} and leave the world exactly as it was; anything else (another
- * exception, a crash, a world changed by a failed load) is a finding. In a normal build this replays the committed
- * inputs in {@code src/test/resources/dev/cairn/snapshots/SnapshotFuzzTestInputs/fuzz/} (valid snapshots of random
- * worlds); {@code .ci/fuzz} runs it in fuzzing mode.
+ * (half of them a world that held another and was reset) and through a continuous loader into a live one. A load must
+ * either succeed with a world that saves back to the same bytes, or throw {@link SnapshotFormatException} and leave
+ * the world exactly as it was; anything else (another exception, a crash, a world changed by a failed load) is a
+ * finding. In a normal build this replays the committed inputs in {@code
+ * src/test/resources/dev/cairn/snapshots/SnapshotFuzzTestInputs/fuzz/} (valid snapshots of random worlds); {@code
+ * .ci/fuzz} runs it in fuzzing mode.
  */
 class SnapshotFuzzTest
 {

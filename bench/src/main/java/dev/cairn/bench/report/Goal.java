@@ -70,7 +70,8 @@ public record Goal(String goal, String measured, boolean met, String verdict)
         {
             return new Goal(goal, "no Cairn and Artemis-odb destroy results at 1M", false, "not measured");
         }
-        final String measured = String.format(Locale.ROOT, "%s ns in one call, %s ns one by one, against %s ns (%s, %s)",
+        final String measured = String.format(Locale.ROOT,
+            "%s ns in one call, %s ns one by one, against %s ns (%s, %s)",
             ns(many.nanos()), ns(one.nanos()), ns(artemis.nanos()), ratio(many.nanos() / artemis.nanos()),
             ratio(one.nanos() / artemis.nanos()));
         if (many.nanos() < artemis.nanos())
