@@ -370,7 +370,7 @@ public final class World implements AutoCloseable, Storages
      */
     public void clear()
     {
-        ensureOpen();
+        ensureUnlocked("clear");
         if (isSignalled())
         {
             destroyEachEntity();
@@ -766,16 +766,26 @@ public final class World implements AutoCloseable, Storages
     public void writeSnapshotLocked(final SnapshotOutput out, final Runnable write)
     {
         java.util.Objects.requireNonNull(out, "out");
-        ensureUnlocked("save a snapshot of");
-        offHeap.lockStructureForCopy("Snapshot.save to a channel");
-        try
+        ensureOpen();
+        if (offHeap.structureLockedBy() != null)
         {
-            write.run();
+            throw new IllegalStateException("cannot save a snapshot of the World to a channel while " +
+                offHeap.structureLockedBy() + " runs: the channel's code could change the World under the copy. " +
+                "Save into a ByteBuffer (Snapshot.save(world, buffer)), or to the channel after it returns");
         }
-        finally
+        // Announced as an iteration, so that a close from another thread is refused, not run under the copy.
+        entities.runAnnounced(() ->
         {
-            offHeap.unlockStructure();
-        }
+            offHeap.lockStructureForCopy("Snapshot.save to a channel");
+            try
+            {
+                write.run();
+            }
+            finally
+            {
+                offHeap.unlockStructure();
+            }
+        });
     }
 
     /**
@@ -927,10 +937,11 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Whether a parallel iteration over this world runs now ({@code parallelForEach} of a view or group): until it
-     * returns, structural changes (create, destroy, add, remove, clear, sort, compact, new storages, groups, observers
-     * and listeners, advancing the tick) throw {@link IllegalStateException}; record them in a
-     * {@link dev.cairn.command.CommandBuffer} instead.
+     * Whether this world's structure is locked now, by a parallel iteration ({@code parallelForEach} of a view or
+     * group) or a snapshot written to a channel: until it returns, structural changes (create, destroy, add, remove,
+     * clear, sort, compact, new storages, groups, observers and listeners, advancing the tick) throw
+     * {@link IllegalStateException}; in a parallel iteration, record them in a {@link dev.cairn.command.CommandBuffer}
+     * instead.
      *
      * @return true while one runs; false once closed.
      */

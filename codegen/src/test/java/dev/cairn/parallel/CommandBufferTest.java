@@ -163,7 +163,8 @@ final class CommandBufferTest
         final ParallelFixtures_PositionStorage storage = positions;
         final IllegalStateException during = assertThrows(IllegalStateException.class, () ->
             world.view(Position.class).parallelForEach(ForkJoinPool.commonPool(), 1, entity -> commands.apply()));
-        assertTrue(during.getMessage().contains("cannot be applied while a parallel iteration"), during.getMessage());
+        assertTrue(during.getMessage().contains(
+            "cannot be applied while the structure of its World is locked (a parallel iteration"), during.getMessage());
         assertEquals(1, commands.size());
         assertTrue(storage.contains(a));
         world.close();

@@ -483,6 +483,110 @@ class SnapshotTest
     }
 
     @Test
+    void anotherThreadCannotCloseTheWorldWhileItsSnapshotIsWrittenToAChannel() throws Exception
+    {
+        try (World world = new World())
+        {
+            world.create(new long[300_000], 300_000);
+            final String before = Worlds.digest(world);
+            final java.util.concurrent.atomic.AtomicReference<Throwable> closing =
+                new java.util.concurrent.atomic.AtomicReference<>();
+            final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+            final WritableByteChannel out = java.nio.channels.Channels.newChannel(bytes);
+            Snapshot.save(world, new WritableByteChannel()
+            {
+                @Override
+                public int write(final ByteBuffer source) throws java.io.IOException
+                {
+                    if (closing.get() == null)
+                    {
+                        final Thread closer = new Thread(() ->
+                        {
+                            try
+                            {
+                                world.close();
+                                closing.set(new AssertionError("closed under the copy"));
+                            }
+                            catch (final IllegalStateException ex)
+                            {
+                                closing.set(ex);
+                            }
+                        });
+                        closer.start();
+                        try
+                        {
+                            closer.join();
+                        }
+                        catch (final InterruptedException ex)
+                        {
+                            throw new java.io.InterruptedIOException();
+                        }
+                    }
+                    return out.write(source);
+                }
+
+                @Override
+                public boolean isOpen()
+                {
+                    return true;
+                }
+
+                @Override
+                public void close()
+                {
+                }
+            });
+
+            assertTrue(closing.get() instanceof IllegalStateException, String.valueOf(closing.get()));
+            assertTrue(closing.get().getMessage().contains("cannot be closed while"), closing.get().getMessage());
+            assertFalse(world.isClosed());
+            try (World copy = new World())
+            {
+                Snapshot.load(copy, ByteBuffer.wrap(bytes.toByteArray()));
+                assertEquals(before, Worlds.digest(copy));
+            }
+        }
+    }
+
+    @Test
+    void aSaveToAChannelIsRefusedDuringAParallelIterationAndASaveIntoABufferIsNot()
+    {
+        try (World world = new World())
+        {
+            final var links = world.storage(SnapshotFixtures_LinkStorage.TYPE);
+            for (int i = 0; i < 50; i++)
+            {
+                links.emplace(world.create(), Entity.NULL, Entity.NULL, i);
+            }
+            final java.util.Queue<IllegalStateException> refused = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            final java.util.concurrent.atomic.AtomicInteger saved = new java.util.concurrent.atomic.AtomicInteger();
+            world.view(Link.class).parallelForEach(java.util.concurrent.ForkJoinPool.commonPool(), 25, entity ->
+            {
+                if (links.weight(entity) % 25 == 0)
+                {
+                    try
+                    {
+                        Snapshot.save(world, java.nio.channels.Channels.newChannel(
+                            new java.io.ByteArrayOutputStream()));
+                    }
+                    catch (final IllegalStateException ex)
+                    {
+                        refused.add(ex);
+                    }
+                    final ByteBuffer buffer = ByteBuffer.allocate((int)Snapshot.sizeOf(world));
+                    Snapshot.save(world, buffer);
+                    saved.incrementAndGet();
+                }
+            });
+
+            assertEquals(2, refused.size());
+            assertTrue(refused.peek().getMessage().contains("Save into a ByteBuffer"), refused.peek().getMessage());
+            assertEquals(2, saved.get());
+            assertFalse(world.isStructureLocked(), "the refused saves left the lock to the iteration, which ended");
+        }
+    }
+
+    @Test
     void aClosedWorldRefusesBothWays()
     {
         final World world = new World();

@@ -244,8 +244,8 @@ public final class CommandBuffer
         }
         if (world.isStructureLocked())
         {
-            throw new IllegalStateException("a command buffer cannot be applied while a parallel iteration of its " +
-                "World runs: apply it after the iteration returns");
+            throw new IllegalStateException("a command buffer cannot be applied while the structure of its World " +
+                "is locked (a parallel iteration or a save to a channel runs): apply it after that returns");
         }
         ensureNotApplying("applied again");
         final Lane[] lanes = Arrays.copyOf(this.lanes, laneCount());

@@ -472,6 +472,32 @@ public final class EntityPool
     }
 
     /**
+     * Runs {@code action} announced as an iteration of this pool, as {@link #forEach} is: until it returns, closing
+     * the memory's owner, from this thread or another, is refused.
+     *
+     * @param action what runs while the memory must stay.
+     * @throws IllegalStateException if the pool is closed or being closed by another thread.
+     */
+    public void runAnnounced(final Runnable action)
+    {
+        ITERATIONS.getAndAdd(this, 1);
+        try
+        {
+            if (offHeap.isClosing())
+            {
+                ensureOpen();
+                throw new IllegalStateException("the entity pool is being closed by another thread");
+            }
+            action.run();
+        }
+        finally
+        {
+            ITERATIONS.getAndAdd(this, -1);
+            Reference.reachabilityFence(this);
+        }
+    }
+
+    /**
      * Destroys every alive entity: each index becomes free with its next version, or retired.
      *
      * @throws IllegalStateException if the pool is closed.

@@ -490,6 +490,12 @@ public final class OffHeap
             return;
         }
         closing = true;
+        if (lockedBy != null && !lockedForParallel)
+        {
+            closing = false;
+            throw new IllegalStateException(blocks.ownerName + " cannot be closed while " + lockedBy + " runs: it " +
+                "would free memory that is being read; close it after that returns");
+        }
         for (final Holder holder : holders)
         {
             if (holder.isIterating())
@@ -499,12 +505,6 @@ public final class OffHeap
                     blocks.ownerName + " cannot be closed while " + holder + " is being iterated (from this or " +
                     "another thread): it would free memory the iteration reads; close it after the iteration returns");
             }
-        }
-        if (lockedBy != null)
-        {
-            closing = false;
-            throw new IllegalStateException(blocks.ownerName + " cannot be closed while " + lockedBy + " runs: it " +
-                "would free memory that is being read; close it after that returns");
         }
         for (final Holder holder : holders)
         {

@@ -110,13 +110,17 @@ public final class Snapshot
     }
 
     /**
-     * Writes a snapshot of {@code world} to a channel, through a buffer of 1 MiB.
+     * Writes a snapshot of {@code world} to a channel, through a buffer of 1 MiB. The channel's code runs between
+     * copies of the world's memory, so until the save returns the world's structure is locked: a structural change
+     * (create, destroy, add, remove, clear, reset, new storages, groups...) or a close, from the channel or another
+     * thread, throws {@link IllegalStateException} and changes nothing.
      *
      * @param world   the world.
      * @param channel where the bytes go, for example a {@link java.nio.channels.FileChannel}.
      * @param types   the components to save; none for every storage of the world.
      * @throws UncheckedIOException  if the channel fails.
-     * @throws IllegalStateException if the world is closed.
+     * @throws IllegalStateException if the world is closed, or its structure is locked (a parallel iteration runs: save
+     *                               into a {@link ByteBuffer} then).
      */
     public static void save(final World world, final WritableByteChannel channel, final ComponentType<?, ?>... types)
     {
