@@ -435,35 +435,17 @@ class SnapshotTest
             {
                 final List<RuntimeException> refused = new ArrayList<>();
                 final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-                final WritableByteChannel channel = new WritableByteChannel()
+                final WritableByteChannel channel = channelInto(bytes, () ->
                 {
-                    private final WritableByteChannel out = java.nio.channels.Channels.newChannel(bytes);
-
-                    @Override
-                    public int write(final ByteBuffer source) throws java.io.IOException
+                    try
                     {
-                        try
-                        {
-                            change.getValue().run();
-                        }
-                        catch (final IllegalStateException ex)
-                        {
-                            refused.add(ex);
-                        }
-                        return out.write(source);
+                        change.getValue().run();
                     }
-
-                    @Override
-                    public boolean isOpen()
+                    catch (final IllegalStateException ex)
                     {
-                        return true;
+                        refused.add(ex);
                     }
-
-                    @Override
-                    public void close()
-                    {
-                    }
-                };
+                });
 
                 Snapshot.save(world, channel);
 
@@ -483,7 +465,7 @@ class SnapshotTest
     }
 
     @Test
-    void anotherThreadCannotCloseTheWorldWhileItsSnapshotIsWrittenToAChannel() throws Exception
+    void anotherThreadCannotCloseTheWorldWhileItsSnapshotIsWrittenToAChannel()
     {
         try (World world = new World())
         {
@@ -492,50 +474,33 @@ class SnapshotTest
             final java.util.concurrent.atomic.AtomicReference<Throwable> closing =
                 new java.util.concurrent.atomic.AtomicReference<>();
             final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-            final WritableByteChannel out = java.nio.channels.Channels.newChannel(bytes);
-            Snapshot.save(world, new WritableByteChannel()
+            Snapshot.save(world, channelInto(bytes, () ->
             {
-                @Override
-                public int write(final ByteBuffer source) throws java.io.IOException
+                if (closing.get() == null)
                 {
-                    if (closing.get() == null)
+                    final Thread closer = new Thread(() ->
                     {
-                        final Thread closer = new Thread(() ->
-                        {
-                            try
-                            {
-                                world.close();
-                                closing.set(new AssertionError("closed under the copy"));
-                            }
-                            catch (final IllegalStateException ex)
-                            {
-                                closing.set(ex);
-                            }
-                        });
-                        closer.start();
                         try
                         {
-                            closer.join();
+                            world.close();
+                            closing.set(new AssertionError("closed under the copy"));
                         }
-                        catch (final InterruptedException ex)
+                        catch (final IllegalStateException ex)
                         {
-                            throw new java.io.InterruptedIOException();
+                            closing.set(ex);
                         }
+                    });
+                    closer.start();
+                    try
+                    {
+                        closer.join();
                     }
-                    return out.write(source);
+                    catch (final InterruptedException ex)
+                    {
+                        throw new AssertionError(ex);
+                    }
                 }
-
-                @Override
-                public boolean isOpen()
-                {
-                    return true;
-                }
-
-                @Override
-                public void close()
-                {
-                }
-            });
+            }));
 
             assertTrue(closing.get() instanceof IllegalStateException, String.valueOf(closing.get()));
             assertTrue(closing.get().getMessage().contains("cannot be closed while"), closing.get().getMessage());
@@ -596,6 +561,33 @@ class SnapshotTest
         assertThrows(IllegalStateException.class, () -> Snapshot.sizeOf(world));
         assertThrows(IllegalStateException.class, () -> Snapshot.save(world, ByteBuffer.allocate(1 << 10)));
         assertThrows(IllegalStateException.class, () -> Snapshot.load(world, snapshot));
+    }
+
+    /** A channel that runs {@code beforeEachWrite}, then writes into {@code bytes}. */
+    private static WritableByteChannel channelInto(final java.io.ByteArrayOutputStream bytes,
+        final Runnable beforeEachWrite)
+    {
+        final WritableByteChannel out = java.nio.channels.Channels.newChannel(bytes);
+        return new WritableByteChannel()
+        {
+            @Override
+            public int write(final ByteBuffer source) throws java.io.IOException
+            {
+                beforeEachWrite.run();
+                return out.write(source);
+            }
+
+            @Override
+            public boolean isOpen()
+            {
+                return true;
+            }
+
+            @Override
+            public void close()
+            {
+            }
+        };
     }
 
     /** Loading {@code bytes} fails naming the section and saying what, and leaves the world new. */

@@ -447,14 +447,9 @@ public final class EntityPool
      */
     public void forEach(final LongConsumer action)
     {
-        ITERATIONS.getAndAdd(this, 1);
+        announceIteration();
         try
         {
-            if (offHeap.isClosing())
-            {
-                ensureOpen();
-                throw new IllegalStateException("the entity pool is being closed by another thread");
-            }
             for (int index = created; --index >= 0; )
             {
                 final int version = versionAt(index);
@@ -466,8 +461,7 @@ public final class EntityPool
         }
         finally
         {
-            ITERATIONS.getAndAdd(this, -1);
-            Reference.reachabilityFence(this);
+            endIteration();
         }
     }
 
@@ -480,21 +474,33 @@ public final class EntityPool
      */
     public void runAnnounced(final Runnable action)
     {
-        ITERATIONS.getAndAdd(this, 1);
+        announceIteration();
         try
         {
-            if (offHeap.isClosing())
-            {
-                ensureOpen();
-                throw new IllegalStateException("the entity pool is being closed by another thread");
-            }
             action.run();
         }
         finally
         {
-            ITERATIONS.getAndAdd(this, -1);
-            Reference.reachabilityFence(this);
+            endIteration();
         }
+    }
+
+    /** Counts an iteration in, then checks for a close under way: one of the two sees the other (see OffHeap). */
+    private void announceIteration()
+    {
+        ITERATIONS.getAndAdd(this, 1);
+        if (offHeap.isClosing())
+        {
+            ITERATIONS.getAndAdd(this, -1);
+            ensureOpen();
+            throw new IllegalStateException("the entity pool is being closed by another thread");
+        }
+    }
+
+    private void endIteration()
+    {
+        ITERATIONS.getAndAdd(this, -1);
+        Reference.reachabilityFence(this);
     }
 
     /**
