@@ -328,6 +328,14 @@ public final class EntityPool
             return "entity " + name + " was never created by this World; use a handle returned by World.create()";
         }
         final int stored = versionAt(index);
+        final int next = stored >= 0 ? stored + 1 : stored == RETIRED ? Entity.MAX_VERSION + 1 : ~stored;
+        if (Entity.version(entity) >= next)
+        {
+            return "entity " + name + " was never handed out by this World: index " + index + (stored >= 0 ?
+                " now belongs to " + Entity.toString(Entity.combine(index, stored)) :
+                " is free and will next be created with version " + next) + ", so the handle comes from another " +
+                "World, from before a reset(), or was forged; use a handle returned by World.create()";
+        }
         final String now;
         if (stored >= 0)
         {

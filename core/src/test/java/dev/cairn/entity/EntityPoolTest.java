@@ -102,6 +102,26 @@ class EntityPoolTest
     }
 
     @Test
+    void aVersionTheIndexNeverHadIsNotCalledStale()
+    {
+        final long alive = pool.create();
+        final long freed = pool.create();
+        pool.destroy(freed);
+
+        final String ahead = assertThrows(IllegalArgumentException.class,
+            () -> pool.destroy(Entity.of(0, 1))).getMessage();
+        final String beyondNext = assertThrows(IllegalArgumentException.class,
+            () -> pool.destroy(Entity.of(1, 1))).getMessage();
+        final String stale = assertThrows(IllegalArgumentException.class, () -> pool.destroy(freed)).getMessage();
+
+        assertTrue(ahead.contains("entity 0v1 was never handed out by this World: index 0 now belongs to " +
+            Entity.toString(alive)), ahead);
+        assertTrue(beyondNext.contains("1v1 was never handed out") &&
+            beyondNext.contains("is free and will next be created with version 1"), beyondNext);
+        assertTrue(stale.contains("1v0 is stale"), stale);
+    }
+
+    @Test
     void nullAndNeverCreatedHandlesAreRejectedByName()
     {
         final IllegalArgumentException nullEx =
