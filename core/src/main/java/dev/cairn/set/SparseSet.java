@@ -481,6 +481,12 @@ public class SparseSet implements AutoCloseable
     public final boolean remove(final long entity)
     {
         ensureMutable("remove from");
+        return removeMember(entity);
+    }
+
+    /** {@link #remove(long)} once the set is known to be mutable. */
+    private boolean removeMember(final long entity)
+    {
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
         final int index = indexOf(entity, sparseAddress);
         if (index < 0)
@@ -511,24 +517,10 @@ public class SparseSet implements AutoCloseable
         ensureMutable("remove from");
         Objects.checkFromIndexSize(offset, length, entities.length);
         int removed = 0;
-        if (hooked)
+        // Listeners may close the set or add members back, so with hooks each removal is checked as remove() does.
+        for (int i = offset; i < offset + length && (hooked || memberCount > 0); i++)
         {
-            for (int i = offset; i < offset + length; i++)
-            {
-                removed += remove(entities[i]) ? 1 : 0;
-            }
-            return removed;
-        }
-        for (int i = offset; i < offset + length && memberCount > 0; i++)
-        {
-            final long entity = entities[i];
-            final long sparseAddress = sparseAddressOf(Entity.index(entity));
-            final int index = indexOf(entity, sparseAddress);
-            if (index >= 0)
-            {
-                eraseAt(index, entity, sparseAddress);
-                removed++;
-            }
+            removed += (hooked ? remove(entities[i]) : removeMember(entities[i])) ? 1 : 0;
         }
         return removed;
     }
@@ -1608,18 +1600,16 @@ public class SparseSet implements AutoCloseable
     private int rebuildMembers(final int from, final int to)
     {
         final EntityPool pool = this.pool;
-        final int created = pool.createdCount();
         int pageOf = -1;
         long page = 0;
         for (int i = from; i < to; i++)
         {
             final long entity = packedGet(i);
-            final int entityIndex = Entity.index(entity);
-            final int version = Entity.version(entity);
-            if ((entityIndex | version) < 0 || entityIndex >= created || !pool.isAlive(entity))
+            if (!pool.isAlive(entity))
             {
                 return i;
             }
+            final int entityIndex = Entity.index(entity);
             if (entityIndex >>> PAGE_SHIFT != pageOf)
             {
                 pageOf = entityIndex >>> PAGE_SHIFT;
