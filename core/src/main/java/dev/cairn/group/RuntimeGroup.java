@@ -535,6 +535,7 @@ public final class RuntimeGroup implements AutoCloseable
         return true;
     }
 
+    /** Takes in an entity that matches and is not in the group. */
     private void join(final long entity)
     {
         if (entities != null)
@@ -542,18 +543,27 @@ public final class RuntimeGroup implements AutoCloseable
             joined(entities.extent());
             entities.insert(entity);
         }
+        else if (family.groups.size() == 1)
+        {
+            moveIn(entity);
+        }
         else
         {
             family.join(this, entity);
         }
     }
 
+    /** Lets go of an entity in the group. */
     private void leave(final long entity)
     {
         if (entities != null)
         {
             moved(entities.indexOf(entity), entities.extent() - 1);
             entities.remove(entity);
+        }
+        else if (family.groups.size() == 1)
+        {
+            moveOut(entity);
         }
         else
         {
@@ -567,20 +577,25 @@ public final class RuntimeGroup implements AutoCloseable
         final int from = owned[0].indexOf(entity);
         final int at = length++;
         family.movedIn(this, from, at);
-        for (final ComponentStorage<?> storage : owned)
+        owned[0].swapOwned(family, from, at);
+        for (int k = 1; k < owned.length; k++)
         {
-            storage.swapOwned(family, storage.indexOf(entity), at);
+            owned[k].swapOwned(family, owned[k].indexOf(entity), at);
         }
     }
 
-    /** Swaps an entity in the range out of it (its nested groups let it go already). */
+    /**
+     * Swaps an entity in the range out of it (its nested groups let it go already). It sits at the same index in
+     * every owned storage, so one lookup finds it in all of them.
+     */
     private void moveOut(final long entity)
     {
         final int at = --length;
-        family.moved(owned[0].indexOf(entity), at);
+        final int from = owned[0].indexOf(entity);
+        family.moved(from, at);
         for (final ComponentStorage<?> storage : owned)
         {
-            storage.swapOwned(family, storage.indexOf(entity), at);
+            storage.swapOwned(family, from, at);
         }
     }
 
@@ -637,11 +652,20 @@ public final class RuntimeGroup implements AutoCloseable
     {
         final ComponentStorage<?> storage;
         final boolean excluded;
+        /** Whether the group owns the storage: then its packed index tells whether the entity is in the group. */
+        final boolean isOwned;
 
         Follower(final ComponentStorage<?> storage, final boolean excluded)
         {
             this.storage = storage;
             this.excluded = excluded;
+            this.isOwned = Arrays.asList(owned).contains(storage);
+        }
+
+        /** Whether the entity at {@code index} of the storage is in the group. */
+        private boolean holds(final long entity, final int index)
+        {
+            return isOwned ? index < length : inGroup(entity);
         }
 
         @Override
@@ -670,7 +694,7 @@ public final class RuntimeGroup implements AutoCloseable
                     leave(entity);
                 }
             }
-            else if (!inGroup(entity) && matches(entity, null))
+            else if (!holds(entity, index) && matches(entity, null))
             {
                 join(entity);
             }
@@ -681,7 +705,7 @@ public final class RuntimeGroup implements AutoCloseable
         {
             if (!excluded)
             {
-                if (inGroup(entity))
+                if (holds(entity, index))
                 {
                     leave(entity);
                 }

@@ -890,8 +890,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     @Override
     protected final Throwable beforeRemove(final long entity, final int index)
     {
+        long layoutBeforeHook = layoutVersion();
         Throwable failure = removing.send(this, entity, index, null);
         final StorageHook[] hooks = this.hooks;
+        int now = index;
         for (int k = hooks.length; --k >= 0; )
         {
             final StorageHook hook = hooks[k];
@@ -899,7 +901,9 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             {
                 return Signal.closedMeanwhile(failure, name(), entity);
             }
-            final int now = indexOf(entity);
+            // The listeners and earlier hooks may have moved or removed the component: look again only if they did.
+            now = layoutVersion() == layoutBeforeHook ? now : indexOf(entity);
+            layoutBeforeHook = layoutVersion();
             if (now < 0)
             {
                 break;
@@ -923,6 +927,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         int now = index;
         for (final StorageHook hook : hooks)
         {
+            final long layoutBeforeHook = layoutVersion();
             try
             {
                 hook.added(entity, now);
@@ -935,7 +940,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             {
                 Signal.rethrow(Signal.closedMeanwhile(failure, name(), entity));
             }
-            now = indexOf(entity);
+            // Every removal and reordering changes the layout version: unchanged, the component is where it was.
+            now = layoutVersion() == layoutBeforeHook ? now : indexOf(entity);
             if (now < 0)
             {
                 Signal.rethrow(failure);

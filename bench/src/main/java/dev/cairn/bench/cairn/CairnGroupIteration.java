@@ -268,6 +268,19 @@ public class CairnGroupIteration
     }
 
     /**
+     * Add an acceleration to each of 10,000 entities, then remove it, while a group owns accelerations: each add
+     * joins the group and each removal leaves it, swapping in three storages.
+     *
+     * @param state the world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.SMALL)
+    public void addRemove_10K(final Steady state)
+    {
+        addRemove(state);
+    }
+
+    /**
      * Add an acceleration to each of 1,000,000 entities, then remove it, while a group owns accelerations: each add
      * joins the group and each removal leaves it, swapping in three storages.
      *
@@ -276,6 +289,11 @@ public class CairnGroupIteration
     @Benchmark
     @OperationsPerInvocation(Workload.LARGE)
     public void addRemove_1M(final Steady state)
+    {
+        addRemove(state);
+    }
+
+    static void addRemove(final Steady state)
     {
         final AccelerationStorage accelerations = state.accelerations;
         final long[] entities = state.entities;
