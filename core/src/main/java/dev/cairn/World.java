@@ -188,7 +188,10 @@ public final class World implements AutoCloseable, Storages
         // Storages match exact handles, so the destroyed handle still finds its components; removal never allocates.
         for (final ComponentStorage<?> storage : created)
         {
-            storage.remove(entity);
+            if (storage.size() > 0)
+            {
+                storage.remove(entity);
+            }
         }
     }
 
@@ -318,18 +321,7 @@ public final class World implements AutoCloseable, Storages
     /** Whether anything listens for an entity or a component leaving. */
     private boolean isSignalled()
     {
-        if (!destroyingSignal.isEmpty())
-        {
-            return true;
-        }
-        for (final ComponentStorage<?> storage : created)
-        {
-            if (storage.isSignalled())
-            {
-                return true;
-            }
-        }
-        return false;
+        return !destroyingSignal.isEmpty() || entities.hasSignalledStorages();
     }
 
     /**

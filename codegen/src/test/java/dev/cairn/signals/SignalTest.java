@@ -183,6 +183,34 @@ final class SignalTest
     }
 
     @Test
+    void destroyAnnouncesItselfAsLongAsAnyStorageOfTheWorldHasAListenerLeft()
+    {
+        final Connection onBodies = bodies.onRemoving((entity, index) -> log.add("body, valid " + world.valid(entity)));
+        final Connection onHealths = healths.onRemoving((entity, index) ->
+            log.add("health, valid " + world.valid(entity)));
+        healths.onAdded((entity, index) -> { }).close();
+        onBodies.close();
+        final long a = world.create();
+        bodies.emplace(a, 1f, 2f);
+        healths.emplace(a, 3);
+        final long b = world.create();
+        healths.emplace(b, 4);
+
+        world.destroy(a);
+        world.destroy(new long[]{b}, 1);
+
+        assertEquals(List.of("health, valid true", "health, valid true"), log, "a removing listener hears the " +
+            "entity while it is still alive, however many other listeners came and went");
+        onHealths.close();
+        final long c = world.create();
+        healths.emplace(c, 5);
+        world.destroy(c);
+        assertEquals(2, log.size());
+        assertFalse(world.valid(c));
+        assertFalse(healths.contains(c));
+    }
+
+    @Test
     void anEntityCreatedByARemovalListenerDoesNotGetTheIndexOfTheEntityBeingDestroyed()
     {
         final long dying = world.create();

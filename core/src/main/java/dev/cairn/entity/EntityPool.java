@@ -64,6 +64,8 @@ public final class EntityPool
     private int freeCount;
     private int retired;
     private int alive;
+    /** How many storages bound to this pool have listeners or hooks; see {@link #hasSignalledStorages()}. */
+    private int signalledStorages;
     @SuppressWarnings("unused")
     private volatile int iterations;
     private boolean closed;
@@ -278,6 +280,28 @@ public final class EntityPool
             at++;
         }
         return at;
+    }
+
+    /**
+     * Counts a storage bound to this pool that starts or stops having listeners or hooks, so that the world learns
+     * whether a destroy must announce itself without asking every storage.
+     *
+     * @param signalled true when the storage has just become signalled, false when it no longer is.
+     */
+    public void countSignalledStorage(final boolean signalled)
+    {
+        signalledStorages += signalled ? 1 : -1;
+    }
+
+    /**
+     * Whether any storage bound to this pool has listeners or hooks: then destroying an entity tells them, one entity
+     * at a time.
+     *
+     * @return true if one has.
+     */
+    public boolean hasSignalledStorages()
+    {
+        return signalledStorages > 0;
     }
 
     /**

@@ -57,6 +57,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private boolean signalled;
     /** How many added or updated events are being sent now (listeners may cause nested ones). */
     private int sending;
+    /** The pool entities must be alive in, told when this storage becomes signalled or stops being; or null. */
+    private final EntityPool pool;
     /** Whether an update listener or a hook that follows updates is there: what a patch must tell. */
     private boolean updateSignalled;
     private long addedTicks;
@@ -85,6 +87,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         super(type.policy(), offHeap, pool, displayName(type.recordClass()) + " storage",
             withTickColumns(columnWidths, type.isTracked()));
         this.type = type;
+        this.pool = pool;
         this.clock = clock;
         this.tracked = type.isTracked();
         this.addedTickColumn = columnWidths.length;
@@ -1010,7 +1013,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
 
     private void listenersChanged()
     {
+        final boolean wasSignalled = signalled;
         signalled = hooks.length > 0 || !added.isEmpty() || !updated.isEmpty() || !removing.isEmpty();
+        if (signalled != wasSignalled && pool != null)
+        {
+            pool.countSignalledStorage(signalled);
+        }
         boolean followed = !updated.isEmpty();
         for (final StorageHook hook : hooks)
         {
