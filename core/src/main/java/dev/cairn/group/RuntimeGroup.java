@@ -57,6 +57,8 @@ public final class RuntimeGroup implements AutoCloseable
     private final ComponentStorage<?>[] with;
     private final ComponentStorage<?>[] without;
     private final String description;
+    /** Scratch for each owned storage's index of an entity that joins. */
+    private final int[] ownedIndices;
     /** A non-owning group's entities; null for an owning group. */
     private final SparseSet entities;
     /** The groups this one shares owned storages with, outermost first; null for a non-owning group. */
@@ -87,6 +89,7 @@ public final class RuntimeGroup implements AutoCloseable
         this.owned = builder.owned.toArray(new ComponentStorage<?>[0]);
         this.with = builder.with.toArray(new ComponentStorage<?>[0]);
         this.without = builder.without.toArray(new ComponentStorage<?>[0]);
+        this.ownedIndices = new int[owned.length];
         this.description = builder.describe();
         this.entities = owned.length == 0 ?
             SparseSet.onSharedMemory(DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.pool, "group " +
@@ -518,21 +521,7 @@ public final class RuntimeGroup implements AutoCloseable
                 return false;
             }
         }
-        for (final ComponentStorage<?> storage : with)
-        {
-            if (storage.indexOf(entity) < 0)
-            {
-                return false;
-            }
-        }
-        for (final ComponentStorage<?> storage : without)
-        {
-            if (storage != ignored && storage.indexOf(entity) >= 0)
-            {
-                return false;
-            }
-        }
-        return true;
+        return matchesOthers(entity, ignored);
     }
 
     /** Takes in an entity that matches and is not in the group. */
@@ -569,6 +558,61 @@ public final class RuntimeGroup implements AutoCloseable
         {
             family.leave(this, entity);
         }
+    }
+
+    /**
+     * What an owning group alone in its family does when {@code added} (one of its owned storages) took the entity at
+     * {@code index}: if the entity matches now, swap it into the range, with each owned storage's index looked up once
+     * for both the match and the swap.
+     */
+    private void joinAlone(final long entity, final ComponentStorage<?> added, final int index)
+    {
+        if (index < length)
+        {
+            return;
+        }
+        final int[] from = ownedIndices;
+        for (int k = 0; k < owned.length; k++)
+        {
+            from[k] = owned[k] == added ? index : owned[k].indexOf(entity);
+            if (from[k] < 0)
+            {
+                return;
+            }
+        }
+        if (!matchesOthers(entity, null))
+        {
+            return;
+        }
+        final int at = length++;
+        joined(at);
+        for (int k = 0; k < owned.length; k++)
+        {
+            owned[k].swapOwned(family, from[k], at);
+        }
+    }
+
+    /**
+     * Whether the entity has every {@code with} component and no {@code without} component, leaving out
+     * {@code ignored}.
+     */
+    private boolean matchesOthers(final long entity, final SparseSet ignored)
+    {
+        for (final ComponentStorage<?> storage : with)
+        {
+            if (storage.indexOf(entity) < 0)
+            {
+                return false;
+            }
+        }
+        for (final ComponentStorage<?> storage : without)
+        {
+            if (storage != ignored && storage.indexOf(entity) >= 0)
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Swaps an entity that matches into the owned range (its enclosing groups hold it already). */
@@ -693,6 +737,10 @@ public final class RuntimeGroup implements AutoCloseable
                 {
                     leave(entity);
                 }
+            }
+            else if (isOwned && family.groups.size() == 1)
+            {
+                joinAlone(entity, storage, index);
             }
             else if (!holds(entity, index) && matches(entity, null))
             {

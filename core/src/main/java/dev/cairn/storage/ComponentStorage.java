@@ -893,7 +893,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     @Override
     protected final Throwable beforeRemove(final long entity, final int index)
     {
-        long layoutBeforeHook = layoutVersion();
+        // The listeners and earlier hooks may move or remove the component: look again only if the layout changed.
+        long seen = layoutVersion();
         Throwable failure = removing.send(this, entity, index, null);
         final StorageHook[] hooks = this.hooks;
         int now = index;
@@ -904,9 +905,11 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             {
                 return Signal.closedMeanwhile(failure, name(), entity);
             }
-            // The listeners and earlier hooks may have moved or removed the component: look again only if they did.
-            now = layoutVersion() == layoutBeforeHook ? now : indexOf(entity);
-            layoutBeforeHook = layoutVersion();
+            if (layoutVersion() != seen)
+            {
+                now = indexOf(entity);
+                seen = layoutVersion();
+            }
             if (now < 0)
             {
                 break;
@@ -925,12 +928,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
 
     private int sendAdded(final long entity, final int index)
     {
-        final long layoutBefore = layoutVersion();
+        // Every removal and reordering changes the layout version: while it stays, the component is where it was.
+        long seen = layoutVersion();
         Throwable failure = null;
         int now = index;
         for (final StorageHook hook : hooks)
         {
-            final long layoutBeforeHook = layoutVersion();
             try
             {
                 hook.added(entity, now);
@@ -943,8 +946,11 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             {
                 Signal.rethrow(Signal.closedMeanwhile(failure, name(), entity));
             }
-            // Every removal and reordering changes the layout version: unchanged, the component is where it was.
-            now = layoutVersion() == layoutBeforeHook ? now : indexOf(entity);
+            if (layoutVersion() != seen)
+            {
+                now = indexOf(entity);
+                seen = layoutVersion();
+            }
             if (now < 0)
             {
                 Signal.rethrow(failure);
@@ -961,7 +967,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             sending--;
         }
         Signal.rethrow(failure);
-        return layoutVersion() == layoutBefore ? index : indexOf(entity);
+        return layoutVersion() == seen ? now : indexOf(entity);
     }
 
     private void sendUpdated(final long entity, final int index)
