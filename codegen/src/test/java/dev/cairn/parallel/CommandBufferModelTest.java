@@ -45,6 +45,8 @@ final class CommandBufferModelTest
                 }
             }
             assertEquals(model, recorded(seed, POOLS[2], 3), "a repeated run");
+            assertEquals(model, recorded(seed, ForkJoinPool.commonPool(), 7),
+                "the common pool, whose workers drop their thread-local values between tasks");
         }
     }
 

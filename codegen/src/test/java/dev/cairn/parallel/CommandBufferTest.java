@@ -70,6 +70,53 @@ final class CommandBufferTest
     }
 
     @Test
+    void commandsRecordedOnTheCommonPoolApplyInTheSequentialOrderRunAfterRun()
+    {
+        // The common pool's workers lose their thread-local values between tasks: the order must not depend on them.
+        for (int i = 0; i < 2_000; i++)
+        {
+            positions.emplace(world.create(), i, 0f);
+        }
+        final List<Long> sequential = new ArrayList<>();
+        world.view(ParallelFixtures.Position.class).forEach(sequential::add);
+        final List<Long> applied = new ArrayList<>();
+        frozen.onAdded((entity, index) -> applied.add(entity));
+        frozen.onRemoving((entity, index) -> applied.add(entity));
+        for (int round = 0; round < 12; round++)
+        {
+            final boolean adding = round % 2 == 0;
+            world.view(ParallelFixtures.Position.class).parallelForEach(ForkJoinPool.commonPool(), 16, entity ->
+            {
+                if (adding)
+                {
+                    frozen.emplace(commands, entity);
+                }
+                else
+                {
+                    commands.remove(entity, frozen);
+                }
+            });
+            applied.clear();
+
+            commands.apply();
+
+            final int round1 = round;
+            assertTrue(sequential.equals(applied), () -> "round " + round1 + ": applied " + applied.size() +
+                " commands, first out of the sequential order at " + firstDifference(sequential, applied));
+        }
+    }
+
+    private static int firstDifference(final List<Long> expected, final List<Long> actual)
+    {
+        int at = 0;
+        while (at < Math.min(expected.size(), actual.size()) && expected.get(at).equals(actual.get(at)))
+        {
+            at++;
+        }
+        return at;
+    }
+
+    @Test
     void aPlaceholderStandsForTheCreatedEntityInLaterCommandsAndInEntityReferenceFields()
     {
         final long leader = commands.create();

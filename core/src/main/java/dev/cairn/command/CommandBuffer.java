@@ -335,6 +335,16 @@ public final class CommandBuffer
 
     private synchronized Lane newLane()
     {
+        final Thread thread = Thread.currentThread();
+        for (int k = 0; k < laneCount; k++)
+        {
+            // The thread had a lane before its thread-local values were cleared (the common pool does that after
+            // every task): it keeps recording there, so that its commands stay in one lane in the order recorded.
+            if (lanes[k].owner == thread)
+            {
+                return lanes[k];
+            }
+        }
         for (int k = 0; k < laneCount; k++)
         {
             // A lane whose thread ended is taken over once its commands were applied, so a pool that retires and

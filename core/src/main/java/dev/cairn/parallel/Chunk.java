@@ -1,5 +1,9 @@
 package dev.cairn.parallel;
 
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
+
 /**
  * Which chunk of which parallel run the current thread is walking, if any: one per thread, reused. A
  * {@link dev.cairn.command.CommandBuffer} reads it when it records, to place the command where a sequential iteration
@@ -10,7 +14,13 @@ public final class Chunk
     /** The {@link #from()} of a thread that walks no chunk. */
     public static final int NONE = -1;
 
-    private static final ThreadLocal<Chunk> CURRENT = ThreadLocal.withInitial(Chunk::new);
+    /**
+     * Each thread's chunk. The common pool's workers drop their thread-local values after every task, so the value is
+     * kept here too and found again: a {@link dev.cairn.command.CommandBuffer} holds on to the object it first got.
+     */
+    private static final Map<Thread, Chunk> BY_THREAD = Collections.synchronizedMap(new WeakHashMap<>());
+    private static final ThreadLocal<Chunk> CURRENT =
+        ThreadLocal.withInitial(() -> BY_THREAD.computeIfAbsent(Thread.currentThread(), thread -> new Chunk()));
 
     long epoch;
     int from = NONE;
@@ -22,7 +32,8 @@ public final class Chunk
     /**
      * This thread's chunk.
      *
-     * @return the same object for the life of the thread.
+     * @return the same object for the life of the thread, also on pools that clear their workers' thread-local
+     * values between tasks.
      */
     public static Chunk current()
     {
