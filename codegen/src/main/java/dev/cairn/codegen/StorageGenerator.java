@@ -207,12 +207,14 @@ final class StorageGenerator
             if (model.isTag())
             {
                 tagMethods();
+                recordedRemoval();
             }
             else
             {
                 columnsMoved();
                 writeRow();
                 emplaceAndPatch();
+                recordedRemoval();
                 recordMethods();
                 for (final Column column : model.columns())
                 {
@@ -743,6 +745,20 @@ final class StorageGenerator
             parameters.addAll(fieldParameters());
             method(Owner.STORAGE, null, "public void", patch ? "patch" : "emplace", parameters, body(statements),
                 " that records");
+        }
+
+        /** {@code remove(commands, entity)}, spelled like the recording {@code emplace} and {@code patch}. */
+        private void recordedRemoval()
+        {
+            final String commands = names.of("dev.cairn.command.CommandBuffer");
+            out.javadoc("Records removing the component from an entity, for {@code commands} to make when applied " +
+                    "(nothing happens then if the entity lacks it); thread-safe. The same as {@code " +
+                    "commands.remove(entity, this)}.", "",
+                "@param commands the command buffer.",
+                "@param entity   an entity of this storage's world, or a placeholder {@code commands.create()} returned.");
+            method(Owner.STORAGE, null, "public void", "remove",
+                List.of(new Parameter(commands, commands, "commands"), new Parameter("long", "long", "entity")),
+                body("commands.remove(entity, this);"));
         }
 
         /** Pads the names of {@code @param} lines to one width, as {@link #params} does for its own. */

@@ -70,6 +70,25 @@ final class CommandBufferTest
     }
 
     @Test
+    void aRemovalIsRecordedThroughTheStorageAsAddsAndPatchesAre()
+    {
+        final long a = world.create();
+        positions.emplace(a, 1f, 2f);
+        frozen.emplace(a);
+        final long b = world.create();
+
+        positions.remove(commands, a);
+        frozen.remove(commands, a);
+        positions.remove(commands, b);
+
+        assertTrue(positions.contains(a), "recording changes nothing");
+        assertEquals(0, commands.apply(), "removing what an entity lacks is no error and skips nothing");
+        assertFalse(positions.contains(a));
+        assertFalse(frozen.contains(a));
+        assertTrue(world.valid(a));
+    }
+
+    @Test
     void commandsRecordedOnTheCommonPoolApplyInTheSequentialOrderRunAfterRun()
     {
         // The common pool's workers lose their thread-local values between tasks: the order must not depend on them.
