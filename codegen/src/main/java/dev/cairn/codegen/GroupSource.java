@@ -234,6 +234,7 @@ final class GroupSource
         out.line("try");
         out.open();
         out.line("int i = group.extent();");
+        out.line("long moves = group.moveCount();");
         out.line("while (--i >= 0)");
         out.open();
         step();
@@ -243,17 +244,26 @@ final class GroupSource
         {
             arguments.add(refName(component));
         }
-        out.line("final long moves = group.moveCount();");
         out.list("action.accept(", arguments, ");");
-        out.line("if (group.moveCount() != moves)");
-        out.open();
-        out.line("group.checkWalk(moves, i);");
-        out.close();
-        out.line("final int end = group.extent();");
-        out.line("if (i > end)");
-        out.open();
-        out.line("i = end;");
-        out.close();
+        if (owning)
+        {
+            // Every join and leave logs a move, so the range can only have shrunk if the count changed.
+            out.line("if (group.moveCount() != moves)");
+            out.open();
+            out.line("group.checkWalk(moves, i);");
+            out.line("moves = group.moveCount();");
+            clampToExtent();
+            out.close();
+        }
+        else
+        {
+            out.line("if (group.moveCount() != moves)");
+            out.open();
+            out.line("group.checkWalk(moves, i);");
+            out.line("moves = group.moveCount();");
+            out.close();
+            clampToExtent();
+        }
         out.close();
         out.close();
         out.line("finally");
@@ -265,6 +275,16 @@ final class GroupSource
             out.line(refName(component) + ".moveTo(-1);");
         }
         out.close();
+        out.close();
+    }
+
+    /** Moves the walk's index {@code i} back inside the range when the action made it shrink. */
+    private void clampToExtent()
+    {
+        out.line("final int end = group.extent();");
+        out.line("if (i > end)");
+        out.open();
+        out.line("i = end;");
         out.close();
     }
 
@@ -368,7 +388,8 @@ final class GroupSource
             }
             if (owning && model.owns().contains(component))
             {
-                out.line(refName(component) + ".moveTo(i);");
+                out.line(refName(component) + (lead != null ? ".moveToAligned(i, " + storageName(lead) + ");" :
+                    ".moveTo(i);"));
             }
             else
             {
@@ -490,11 +511,7 @@ final class GroupSource
         out.line("moves = group.moveCount();");
         out.close();
         out.line("int i = index;");
-        out.line("final int end = group.extent();");
-        out.line("if (i > end)");
-        out.open();
-        out.line("i = end;");
-        out.close();
+        clampToExtent();
         out.line("while (--i >= 0)");
         out.open();
         step();

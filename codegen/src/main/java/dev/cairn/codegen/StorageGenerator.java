@@ -358,7 +358,7 @@ final class StorageGenerator
             out.javadoc("Adds the tag to an entity.", "", "@param entity an entity without the tag.",
                 "@return the packed index the entity occupies once the listeners have run.");
             method(Owner.STORAGE, null, "public int", "emplace", List.of(entity),
-                body("return added(entity, insert(entity));"));
+                body("return added(entity, insertMember(entity));"));
             override("public int add(final long entity, final " + record + " component)",
                 body(objects + ".requireNonNull(component, \"component\");", "return emplace(entity);"));
             override("public void patch(final long entity, final " + record + " component)",
@@ -383,7 +383,7 @@ final class StorageGenerator
             emplaceDoc.add("@return the packed index the component occupies once its listeners have run.");
             out.javadoc(emplaceDoc.toArray(new String[0]));
             final List<String> emplace = new ArrayList<>(requireEnums());
-            emplace.add("final int index = insert(entity);");
+            emplace.add("final int index = insertMember(entity);");
             for (final Column column : columns)
             {
                 emplace.add(write(column, "index", column.name()) + ";");
@@ -521,6 +521,22 @@ final class StorageGenerator
                 "this.index = index;",
                 "this.entity = entity;",
                 "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
+                "return this;"));
+            out.javadoc("Positions this reference on the member at {@code index}, reading its handle from {@code lead}: " +
+                    "another storage (or this one) owned by the same group, which holds the same entity there. A " +
+                    "group's walk positions all its owned storages' references this way with one read of handles.",
+                "",
+                "@param index a packed index inside the range the group keeps aligned in both storages.",
+                "@param lead  a storage owned by the same group.",
+                "@return this reference.",
+                "@throws IllegalArgumentException if the two storages are not aligned at {@code index}.");
+            method(Owner.REF, null, "public Ref", "moveToAligned",
+                List.of(index, new Parameter(names.of("dev.cairn.set.SparseSet"), "dev.cairn.set.SparseSet", "lead")),
+                body(
+                "final long entity = storage.alignedMemberAt(index, lead);",
+                "this.index = index;",
+                "this.entity = entity;",
+                "this.layoutVersion = storage.layoutVersion();",
                 "return this;"));
             out.javadoc("Positions this reference on an entity's component, looking at packed index {@code hint} " +
                     "first (a view passes the index where it found the entity in another storage); on no entity if " +

@@ -205,6 +205,32 @@ final class GeneratedStorageTest
     }
 
     @Test
+    void aComponentStorageRefusesABareInsertThatWouldAddAMemberWithoutValuesOrAnnouncement()
+    {
+        try (PositionStorage positions = PositionStorage.create();
+             Tags_InPlaceStorage tags = Tags_InPlaceStorage.create())
+        {
+            positions.emplace(A, 1f, 2f);
+            positions.erase(A);
+            final int[] added = {0};
+            positions.onAdded((entity, index) -> added[0]++);
+            for (final SparseSet storage : List.<SparseSet>of(positions, tags))
+            {
+                final UnsupportedOperationException refused =
+                    assertThrows(UnsupportedOperationException.class, () -> storage.insert(B));
+                assertTrue(refused.getMessage().contains("use emplace(entity, ...)") &&
+                    refused.getMessage().contains(Entity.toString(B)), refused.getMessage());
+                assertFalse(storage.contains(B));
+                assertEquals(0, storage.size());
+            }
+            assertEquals(0, added[0]);
+            positions.emplace(B, 3f, 4f);
+            assertEquals(new Position(3f, 4f), positions.get(B));
+            assertEquals(1, added[0]);
+        }
+    }
+
+    @Test
     void sortAsFollowsAnotherSetsIterationOrder()
     {
         try (PositionStorage positions = PositionStorage.create(); SparseSet order = new SparseSet(

@@ -120,6 +120,9 @@ public class SparseSet implements AutoCloseable
     /** The structure (a group) that orders this set's members, or null; see claim(). */
     private Object owner;
     private String ownerName;
+    private int alignedLength;
+    /** Why {@link #insert(long)} is refused, for sets whose members need payload and announcements; else null. */
+    private String insertRefusal;
     /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
     private boolean hooked;
     /** The members whose removal is being announced, innermost last: removing one again skips its listeners. */
@@ -365,8 +368,30 @@ public class SparseSet implements AutoCloseable
      *                                  with a member of another version, or (for a set bound to a pool) is not alive.
      * @throws IllegalStateException    if the set is closed.
      * @throws OffHeapExhaustedException         if memory for a sparse page or a larger packed array cannot be allocated.
+     * @throws UnsupportedOperationException     on a component storage: it adds members with values ({@code emplace},
+     *                                           {@code add}) and announces them; nothing changes.
      */
     public final int insert(final long entity)
+    {
+        if (insertRefusal != null)
+        {
+            ensureOpen();
+            throw new UnsupportedOperationException(insertRefusal + " (" + Entity.toString(entity) + " was not added)");
+        }
+        return insertMember(entity);
+    }
+
+    /**
+     * {@link #insert(long)} for subclasses that write the member's payload and announce it themselves, also where
+     * {@link #refuseInsert} closed the public door.
+     *
+     * @param entity a well-formed handle that is not a member.
+     * @return the packed index the entity now occupies.
+     * @throws IllegalArgumentException  as {@link #insert(long)}.
+     * @throws IllegalStateException     if the set is closed.
+     * @throws OffHeapExhaustedException if memory cannot be allocated.
+     */
+    protected final int insertMember(final long entity)
     {
         ensureMutable("insert into");
         checkInsertable(entity);
@@ -1210,7 +1235,86 @@ public class SparseSet implements AutoCloseable
         {
             this.owner = null;
             this.ownerName = null;
+            this.alignedLength = 0;
         }
+    }
+
+    /**
+     * Tells the set how long the front range is that its owner keeps aligned: in {@code [0, length)} every set with
+     * the same owner and at least that aligned length holds the same entity at the same index. A group sets it to
+     * the length of the outermost group of its family that owns the set, whenever that length changes.
+     *
+     * @param owner  the owner given to {@link #claim}.
+     * @param length 0 or more; {@link #alignedMemberAt} also stays inside both sets' extents.
+     * @throws IllegalStateException     if {@code owner} does not own the set.
+     * @throws IndexOutOfBoundsException if {@code length} is negative.
+     */
+    public final void alignOwned(final Object owner, final int length)
+    {
+        if (owner == null || owner != this.owner)
+        {
+            ensureOpen();
+            throw new IllegalStateException(name + " is not owned by the caller; only its owner may align it");
+        }
+        if (length < 0)
+        {
+            throw new IndexOutOfBoundsException("aligned length " + length + " of " + name + " is negative");
+        }
+        alignedLength = length;
+    }
+
+    /**
+     * How long the front range is that the set's owner keeps aligned with the other sets it owns; see
+     * {@link #alignOwned}.
+     *
+     * @return the length, 0 if nothing owns the set.
+     */
+    public final int alignedLength()
+    {
+        return alignedLength;
+    }
+
+    /**
+     * The member at {@code index}, read from {@code lead}, another set with the same owner that holds the same member
+     * there: a group's walk positions the accessors of all its owned storages with one read of the lead's handles.
+     *
+     * @param index a packed index inside the aligned range of both sets.
+     * @param lead  a set with the same owner; it may be this one.
+     * @return the handle at {@code index} of both sets.
+     * @throws IllegalArgumentException if the two sets are not aligned at {@code index}: different owners or none,
+     *                                  or the index outside the aligned range of one of them.
+     */
+    public final long alignedMemberAt(final int index, final SparseSet lead)
+    {
+        final Object owner = this.owner;
+        if (owner == null || owner != lead.owner || index < 0 || index >= alignedLength || index >= extent ||
+            index >= lead.alignedLength || index >= lead.extent)
+        {
+            throw notAligned(index, lead);
+        }
+        final long entity = lead.packedGet(index);
+        if (entity < 0)
+        {
+            throw notAligned(index, lead);
+        }
+        return entity;
+    }
+
+    private RuntimeException notAligned(final int index, final SparseSet lead)
+    {
+        ensureOpen();
+        lead.ensureOpen();
+        if (owner == null || owner != lead.owner)
+        {
+            return new IllegalArgumentException(
+                name + " (owned by " + ownerName + ") and " + lead.name + " (owned by " + lead.ownerName + ") are " +
+                "not kept aligned by one owner, so index " + index + " of one says nothing about the other; " +
+                "position the Ref with moveTo(index) or moveToEntity(entity, hint)");
+        }
+        return new IllegalArgumentException(
+            "index " + index + " is outside the aligned front range of " + name + " [0, " +
+            Math.min(alignedLength, extent) + ") or of " + lead.name + " [0, " + Math.min(lead.alignedLength, lead.extent) +
+            "); position the Ref with moveTo(index) or moveToEntity(entity, hint)");
     }
 
     /**
@@ -1644,6 +1748,17 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Makes {@link #insert(long)} throw {@link UnsupportedOperationException} with {@code reason}: a component storage
+     * adds members with values and tells its listeners, groups and observers, which a bare insert would skip.
+     *
+     * @param reason what the message says, naming what to call instead.
+     */
+    protected final void refuseInsert(final String reason)
+    {
+        insertRefusal = Objects.requireNonNull(reason, "reason");
+    }
+
+    /**
      * Turns the insert and remove hooks on or off: while on, {@link #insert(long)} calls {@link #beforeInsert(long)},
      * and removal ({@link #remove(long)}, {@link #erase(long)}, {@link #clear()}) calls {@link #beforeRemove} for
      * each member it removes. While off, which is the default, they cost one test of a field.
@@ -2050,6 +2165,7 @@ public class SparseSet implements AutoCloseable
         packedAddress = 0;
         size = 0;
         extent = 0;
+        alignedLength = 0;
         freeHead = ABSENT;
         memberCount = 0;
         layoutVersion++;

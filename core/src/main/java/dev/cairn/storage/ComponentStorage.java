@@ -89,6 +89,9 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         this.type = type;
         this.pool = pool;
         this.clock = clock;
+        refuseInsert(name() + " adds a component only with its values, and tells listeners, groups and observers: " +
+            "insert(entity) would do neither; use emplace(entity, ...), add(entity, component) or " +
+            "emplace(commands, entity, ...)");
         this.tracked = type.isTracked();
         this.addedTickColumn = columnWidths.length;
         this.rowOffsets = new int[columnWidths.length + 1];
@@ -441,7 +444,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     public final int addRow(final long entity, final DirectBuffer source, final int offset)
     {
         checkRow(source, offset);
-        final int index = insert(entity);
+        final int index = insertMember(entity);
         writeRow(index, source, offset);
         return added(entity, index);
     }
@@ -494,7 +497,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
         else
         {
-            index = insert(entity);
+            index = insertMember(entity);
             writeRow(index, row, offset);
             added(entity, index);
         }
