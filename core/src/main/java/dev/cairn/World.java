@@ -71,6 +71,8 @@ public final class World implements AutoCloseable, Storages
     private int dyingCount;
     /** How many created events are being sent now. */
     private int creating;
+    /** How many times {@link #reset()} forgot every handle. */
+    private long resets;
     /** The tick before a snapshot load set the snapshot's, until the load is over: a failed load puts it back. */
     private int tickBeforeLoad = NO_TICK;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
@@ -385,7 +387,8 @@ public final class World implements AutoCloseable, Storages
      * A handle from before the reset is no longer stale: it may name an entity created or loaded afterwards. Handles of
      * entities a snapshot loaded afterwards holds name them again; drop the others (in components, maps, views' refs,
      * {@link dev.cairn.snapshot.ContinuousLoader}s, which you close), and apply or clear
-     * {@link dev.cairn.command.CommandBuffer}s first. The tick is not reset; a
+     * {@link dev.cairn.command.CommandBuffer}s first (one that holds commands from before the reset refuses to apply
+     * them). The tick is not reset; a
      * snapshot loaded afterwards sets it to the snapshot's, so ticks kept by systems to find changes since must be set
      * back too.
      *
@@ -406,6 +409,18 @@ public final class World implements AutoCloseable, Storages
         }
         clear();
         entities.reset();
+        resets++;
+    }
+
+    /**
+     * How many times {@link #reset()} ran: handles kept from before this number changed may name entities created or
+     * loaded since. A {@link dev.cairn.command.CommandBuffer} compares it to refuse commands recorded before a reset.
+     *
+     * @return the count, 0 for a world never reset.
+     */
+    public long resets()
+    {
+        return resets;
     }
 
     private boolean storageAnnouncing()
@@ -596,7 +611,14 @@ public final class World implements AutoCloseable, Storages
      */
     public <R extends Record> R get(final long entity, final Class<R> recordClass)
     {
-        return storage(recordClass).get(entity);
+        final ComponentStorage<R> storage = existingStorage(recordClass);
+        if (storage == null)
+        {
+            entities.requireAlive(entity);
+            throw new IllegalArgumentException("entity " + Entity.toString(entity) + " has no " +
+                recordClass.getSimpleName() + ": no entity of this world has had one; check has() first");
+        }
+        return storage.get(entity);
     }
 
     /**
@@ -610,7 +632,8 @@ public final class World implements AutoCloseable, Storages
     public boolean has(final long entity, final Class<? extends Record> recordClass)
     {
         entities.requireAlive(entity);
-        return storage(recordClass).contains(entity);
+        final ComponentStorage<?> storage = existingStorage(recordClass);
+        return storage != null && storage.contains(entity);
     }
 
     /**
@@ -624,7 +647,21 @@ public final class World implements AutoCloseable, Storages
     public boolean remove(final long entity, final Class<? extends Record> recordClass)
     {
         entities.requireAlive(entity);
-        return storage(recordClass).remove(entity);
+        final ComponentStorage<?> storage = existingStorage(recordClass);
+        return storage != null && storage.remove(entity);
+    }
+
+    /**
+     * The storage of a record class if this world made one already: questions about a component nobody added answer
+     * without creating its storage, which would be a structural change (refused in parallel iterations) and would show
+     * in snapshots.
+     */
+    @SuppressWarnings("unchecked")
+    private <R extends Record> ComponentStorage<R> existingStorage(final Class<R> recordClass)
+    {
+        ensureOpen();
+        final int id = ComponentType.of(recordClass).id();
+        return id < storages.length ? (ComponentStorage<R>)storages[id] : null;
     }
 
     /**
@@ -914,7 +951,10 @@ public final class World implements AutoCloseable, Storages
         ensureOpen();
         if (isStructureLocked())
         {
-            throw offHeap.lockedStructure("create the storage of " + type.recordClass().getSimpleName() + " in");
+            throw new IllegalStateException("cannot create the storage of " + type.recordClass().getSimpleName() +
+                " while " + offHeap.structureLockedBy() + " runs: a world creates a component's storage the first " +
+                "time it is asked for, and that is a structural change; ask for it before (world.storage(" +
+                type.recordClass().getSimpleName() + ".class) or the generated storage's TYPE)");
         }
         final int id = type.id();
         if (id >= storages.length)

@@ -70,6 +70,41 @@ final class CommandBufferTest
     }
 
     @Test
+    void commandsRecordedBeforeAResetAreRefusedWhereTheirHandlesWouldNameNewEntities()
+    {
+        final long a = world.create();
+        positions.emplace(a, 1f, 1f);
+        commands.destroy(a);
+        positions.emplace(commands, commands.create(), 7f, 7f);
+
+        world.reset();
+        final long reborn = world.create();
+        positions.emplace(reborn, 2f, 2f);
+        assertEquals(Entity.index(a), Entity.index(reborn));
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, commands::apply);
+        assertTrue(refused.getMessage().contains("before World.reset()") &&
+            refused.getMessage().contains("clear()"), refused.getMessage());
+        assertTrue(world.valid(reborn), "nothing was applied");
+        assertEquals(1, positions.size());
+        assertEquals(3, commands.size(), "the buffer keeps its commands");
+
+        positions.patch(commands, reborn, 3f, 3f);
+        assertThrows(IllegalStateException.class, commands::apply, "a lane holding commands from both sides");
+
+        commands.clear();
+        positions.patch(commands, reborn, 4f, 4f);
+        assertEquals(0, commands.apply(), "commands recorded after the reset apply");
+        assertEquals(new Position(4f, 4f), positions.get(reborn));
+
+        world.reset();
+        final long after = world.create();
+        positions.emplace(commands, after, 5f, 5f);
+        assertEquals(0, commands.apply(), "a buffer empty at the reset takes commands recorded after it");
+        assertEquals(new Position(5f, 5f), positions.get(after));
+        assertEquals(2, world.resets());
+    }
+
+    @Test
     void aRemovalIsRecordedThroughTheStorageAsAddsAndPatchesAre()
     {
         final long a = world.create();

@@ -234,7 +234,9 @@ public final class CommandBuffer
      * exception is rethrown when all have run, later ones suppressed in it; the buffer is empty either way.
      *
      * @return how many commands were skipped because their entity was not alive, or their placeholder not created.
-     * @throws IllegalStateException if the world is closed, or a parallel iteration of it runs (apply after it).
+     * @throws IllegalStateException if the world is closed, a parallel iteration of it runs (apply after it), or
+     *                               commands were recorded before a {@link World#reset()} (clear the buffer); nothing
+     *                               is applied then.
      */
     public int apply()
     {
@@ -249,6 +251,15 @@ public final class CommandBuffer
         }
         ensureNotApplying("applied again");
         final Lane[] lanes = Arrays.copyOf(this.lanes, laneCount());
+        for (final Lane lane : lanes)
+        {
+            if (lane.length > 0 && lane.resetsAtFirstCommand != world.resets())
+            {
+                throw new IllegalStateException("this command buffer holds " + size() + " commands, some recorded " +
+                    "before World.reset(): their handles name entities the reset forgot, or new ones that reuse " +
+                    "their indices; nothing was applied: clear() the buffer (and record anew after a reset)");
+            }
+        }
         final Segments segments = Segments.of(lanes);
         final Playback playback = new Playback(lanes);
         applying = true;
@@ -371,7 +382,7 @@ public final class CommandBuffer
         {
             lanesByThread = new Lane[lanesByThread.length * 2];
         }
-        final Lane lane = new Lane(laneCount, tag);
+        final Lane lane = new Lane(laneCount, tag, world);
         lanes[laneCount++] = lane;
         return lane;
     }
@@ -518,12 +529,16 @@ public final class CommandBuffer
          * a placeholder kept from an earlier round is never taken for a new one.
          */
         int base;
+        /** The world, whose {@link World#resets()} the first segment since the lane was emptied notes. */
+        private final World world;
+        long resetsAtFirstCommand;
         /** The storage of each type id this lane recorded for. */
         ComponentStorage<?>[] storagesById = new ComponentStorage<?>[8];
 
-        Lane(final int id, final long tag)
+        Lane(final int id, final long tag, final World world)
         {
             this.id = id;
+            this.world = world;
             this.placeholderBits = Long.MIN_VALUE | tag | ((long)id << 32);
         }
 
@@ -614,6 +629,10 @@ public final class CommandBuffer
         /** Starts a segment for the chunk (or, outside one, the epoch) this thread records in now. */
         private void openSegment(final int from)
         {
+            if (segments == 0)
+            {
+                resetsAtFirstCommand = world.resets();
+            }
             if (segments == segmentStarts.length)
             {
                 segmentEpochs = Arrays.copyOf(segmentEpochs, segments * 2);

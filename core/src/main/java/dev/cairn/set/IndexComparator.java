@@ -31,9 +31,21 @@ public interface IndexComparator
     }
 
     /**
+     * The opposite order, reading the same set: iteration visits the elements in descending order of this comparator,
+     * and columns hold them ascending from index 0.
+     *
+     * @return a comparator with the arguments swapped and the same {@link #set()}.
+     */
+    default IndexComparator reversed()
+    {
+        final IndexComparator forward = this;
+        return of(set(), (left, right) -> forward.compare(right, left));
+    }
+
+    /**
      * A comparator that says it reads the packed indices of {@code set}.
      *
-     * @param set        the set whose columns {@code comparator} reads.
+     * @param set        the set whose columns {@code comparator} reads, or null for one that does not say.
      * @param comparator the comparison.
      * @return the comparator, with {@link #set()} returning {@code set}.
      */
