@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;
@@ -422,6 +423,46 @@ final class ParallelIterationTest
         }
         assertEquals(0, visits.get());
         assertFalse(world.isStructureLocked());
+    }
+
+    @Test
+    void aPoolShutDownDuringTheRunStopsItAndNoActionRunsAfterTheCallReturns() throws InterruptedException
+    {
+        populate(new Random(8), 20_000);
+        final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
+        final ForkJoinPool dying = new ForkJoinPool(4);
+        final AtomicInteger visits = new AtomicInteger();
+        final AtomicInteger afterReturn = new AtomicInteger();
+        final AtomicBoolean returned = new AtomicBoolean();
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class,
+            () -> movers.parallelForEach(dying, 1, (entity, position, velocity) ->
+            {
+                if (returned.get())
+                {
+                    afterReturn.incrementAndGet();
+                }
+                if (visits.incrementAndGet() == 200)
+                {
+                    dying.shutdownNow();
+                }
+                float sum = 0;
+                for (int k = 0; k < 2_000; k++)
+                {
+                    sum += position.x() * k;
+                }
+                position.y(sum);
+            }));
+        returned.set(true);
+        final int visited = visits.get();
+        assertTrue(stopped.getMessage().contains("was shut down while a parallel iteration ran") &&
+            stopped.getMessage().contains("chunks did not run"), stopped.getMessage());
+        assertFalse(world.isStructureLocked());
+        Thread.sleep(100);
+        assertEquals(0, afterReturn.get(), "an action ran after parallelForEach returned");
+        assertEquals(visited, visits.get(), "an action ran after parallelForEach returned");
+        assertTrue(visited < movers.count(), visited + " visits");
+        positions.emplace(world.create(), 1f, 1f);
+        world.clear();
     }
 
     @Test

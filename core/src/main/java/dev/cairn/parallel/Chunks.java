@@ -1,8 +1,12 @@
 package dev.cairn.parallel;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveAction;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Splits a leading range of packed indices into chunks and runs them on a {@link ForkJoinPool}: the engine of every
@@ -104,8 +108,24 @@ public final class Chunks
                 pool.invoke(new Split(run, 0, chunks));
             }
         }
+        catch (final CancellationException | RejectedExecutionException stopped)
+        {
+            // The pool was shut down under the run: its tasks were cancelled, but chunks other workers took may
+            // still be walking. Nothing of the run may outlive this call, which unlocks the world's structure.
+            run.stopAndAwait();
+            final IllegalStateException failure = new IllegalStateException("the ForkJoinPool " + pool + " was shut " +
+                "down while a parallel iteration ran on it: " + (chunks - run.walked()) + " of " + chunks + " chunks " +
+                "did not run, so their entities were not visited (what the others' actions did stays); run it on a " +
+                "pool that lives longer, or again once the pool is replaced", stopped);
+            if (run.failure != null)
+            {
+                failure.addSuppressed(run.failure);
+            }
+            throw failure;
+        }
         finally
         {
+            run.stopAndAwait();
             EPOCHS.incrementAndGet();
         }
         run.rethrow();
@@ -147,6 +167,10 @@ public final class Chunks
         final int size;
         final ChunkAction action;
         volatile Throwable failure;
+        /** Chunks walking now; {@link #stopAndAwait} waits for 0 once no chunk may start any more. */
+        private final AtomicInteger running = new AtomicInteger();
+        private final AtomicInteger walked = new AtomicInteger();
+        private volatile boolean stopped;
 
         Run(final long epoch, final int extent, final int size, final ChunkAction action)
         {
@@ -158,22 +182,54 @@ public final class Chunks
 
         void chunk(final int k)
         {
-            if (failure != null)
-            {
-                return;
-            }
-            final Chunk chunk = Chunk.current();
-            final long outerEpoch = chunk.epoch;
-            final int outerFrom = chunk.from;
-            chunk.set(epoch, k * size);
+            // Counted before the check: stopAndAwait sets the flag before it reads the count, so either it waits for
+            // this chunk or this chunk sees the flag.
+            running.incrementAndGet();
             try
             {
-                walk(k);
+                if (failure != null || stopped)
+                {
+                    return;
+                }
+                final Chunk chunk = Chunk.current();
+                final long outerEpoch = chunk.epoch;
+                final int outerFrom = chunk.from;
+                chunk.set(epoch, k * size);
+                try
+                {
+                    walk(k);
+                    walked.incrementAndGet();
+                }
+                finally
+                {
+                    chunk.set(outerEpoch, outerFrom);
+                }
             }
             finally
             {
-                chunk.set(outerEpoch, outerFrom);
+                running.decrementAndGet();
             }
+        }
+
+        /** Lets no further chunk start and waits until every started one returned. */
+        void stopAndAwait()
+        {
+            stopped = true;
+            boolean interrupted = false;
+            while (running.get() != 0)
+            {
+                LockSupport.parkNanos(100_000);
+                interrupted |= Thread.interrupted();
+            }
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        int walked()
+        {
+            return walked.get();
         }
 
         /** Walks chunk {@code k}, recording a failure. */
