@@ -126,6 +126,47 @@ class ContinuousLoaderTest
     }
 
     @Test
+    void aLoadStartedFromAListenerDuringALoadIsRefusedAndTheOuterLoadCompletes()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final var heats = server.storage(SnapshotFixtures_HeatStorage.TYPE);
+            for (int i = 0; i < 5; i++)
+            {
+                heats.emplace(server.create(), i);
+            }
+            final java.nio.ByteBuffer snapshot = Worlds.save(server);
+            final List<IllegalStateException> refused = new ArrayList<>();
+            client.onCreated(entity ->
+            {
+                try
+                {
+                    loader.load(snapshot.duplicate());
+                }
+                catch (final IllegalStateException ex)
+                {
+                    refused.add(ex);
+                }
+            });
+            client.storage(SnapshotFixtures_HeatStorage.TYPE).onAdded((entity, index) ->
+                assertThrows(IllegalStateException.class, () -> loader.load(snapshot.duplicate())));
+
+            loader.load(snapshot.duplicate());
+
+            assertEquals(5, refused.size());
+            assertTrue(refused.get(0).getMessage().contains("while this loader applies a snapshot"),
+                refused.get(0).getMessage());
+            assertEquals(5, client.aliveCount(), "no entity mirrors nothing");
+            assertEquals(5, client.storage(SnapshotFixtures_HeatStorage.TYPE).size(), "the outer load completed");
+
+            heats.clear();
+            server.clear();
+            loader.load(Worlds.save(server));
+            assertEquals(0, client.aliveCount());
+        }
+    }
+
+    @Test
     void aLocalEntityDestroyedByTheUserIsMadeAgain()
     {
         try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))

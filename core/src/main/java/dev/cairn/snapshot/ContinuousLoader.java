@@ -7,7 +7,6 @@ import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.FieldType;
 import dev.cairn.storage.Schema;
-import org.agrona.collections.Long2LongHashMap;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
@@ -46,12 +45,14 @@ public final class ContinuousLoader implements AutoCloseable
     private final World world;
     private final World stage = new World();
     /** Source handle to local handle. */
-    private final Long2LongHashMap locals = new Long2LongHashMap(Entity.NULL);
+    private final SourceMap locals = new SourceMap();
     private final UnsafeBuffer row = new UnsafeBuffer(new byte[64]);
     /** The live component's current row, to skip patches that would change nothing. */
     private final UnsafeBuffer current = new UnsafeBuffer(new byte[64]);
     private long[] scratch = new long[16];
     private boolean closed;
+    /** Whether a load is being applied: a listener of the live world may not start another one meanwhile. */
+    private boolean loading;
 
     /**
      * Creates a loader that brings {@code world} up to date.
@@ -76,7 +77,8 @@ public final class ContinuousLoader implements AutoCloseable
      *                                 component this program does not declare or cannot map; nothing is changed then.
      * @throws IllegalStateException   if the world is closed, or fewer local entity indices are free than the
      *                                 snapshot needs (nothing is changed then), or the loader is closed, also by a
-     *                                 listener during the load (which then stops part-way).
+     *                                 listener during the load (which then stops part-way), or it is called from a
+     *                                 listener while this loader applies a snapshot (that call changes nothing).
      * @throws RuntimeException        the first exception a listener threw, once the load completed.
      */
     public void load(final ByteBuffer snapshot)
@@ -92,14 +94,22 @@ public final class ContinuousLoader implements AutoCloseable
             throw new IllegalStateException("cannot load into a closed World");
         }
         world.requireStructureUnlocked("load a snapshot into");
+        if (loading)
+        {
+            throw new IllegalStateException("ContinuousLoader.load was called while this loader applies a snapshot " +
+                "(from a listener of the live world): the two loads would share the staging world and the entity " +
+                "map and leave entities that mirror nothing; load the next snapshot after this load returns");
+        }
         stage.unloadSnapshot(SnapshotInput.NONE);
         final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot, whole);
+        loading = true;
         try
         {
             apply(types);
         }
         finally
         {
+            loading = false;
             if (!closed)
             {
                 stage.unloadSnapshot(SnapshotInput.NONE);
@@ -144,7 +154,7 @@ public final class ContinuousLoader implements AutoCloseable
     public boolean contains(final long source)
     {
         ensureOpen();
-        return locals.containsKey(source);
+        return locals.contains(source);
     }
 
     /**
@@ -224,32 +234,37 @@ public final class ContinuousLoader implements AutoCloseable
      */
     private int goneRoom()
     {
-        final int[] count = {0};
-        locals.forEachLong((source, local) ->
+        int count = 0;
+        for (int i = 0; i < locals.extent(); i++)
         {
-            if (!stage.valid(source) && world.valid(local) && Entity.version(local) != Entity.MAX_VERSION)
+            final long source = locals.sourceAt(i);
+            final long local = locals.localAt(i);
+            if (source != Entity.NULL && !stage.valid(source) && world.valid(local) &&
+                Entity.version(local) != Entity.MAX_VERSION)
             {
-                count[0]++;
+                count++;
             }
-        });
-        return count[0];
+        }
+        return count;
     }
 
     /** Destroys the local entities of source entities the snapshot does not hold alive, and forgets them. */
     private Throwable destroyGone(final Throwable failure)
     {
-        final int[] count = {0};
-        locals.forEachLong((source, local) ->
+        int count = 0;
+        for (int i = 0; i < locals.extent(); i++)
         {
-            if (!stage.valid(source))
+            final long source = locals.sourceAt(i);
+            if (source != Entity.NULL && !stage.valid(source))
             {
-                remember(count[0]++, source);
+                remember(count++, locals.localAt(i));
+                locals.removeAt(i);
             }
-        });
+        }
         Throwable first = failure;
-        for (int i = 0; i < count[0]; i++)
+        for (int i = 0; i < count; i++)
         {
-            final long local = locals.remove(scratch[i]);
+            final long local = scratch[i];
             if (world.valid(local))
             {
                 first = attempt(() -> world.destroy(local), first);
@@ -279,15 +294,16 @@ public final class ContinuousLoader implements AutoCloseable
     private Throwable copy(final ComponentStorage<?> source, final ComponentStorage<?> target, final Throwable failure)
     {
         Throwable first = failure;
-        final int[] count = {0};
-        locals.forEachLong((from, local) ->
+        int count = 0;
+        for (int i = 0; i < locals.extent(); i++)
         {
-            if (!source.contains(from) && target.contains(local))
+            final long from = locals.sourceAt(i);
+            if (from != Entity.NULL && !source.contains(from) && target.contains(locals.localAt(i)))
             {
-                remember(count[0]++, local);
+                remember(count++, locals.localAt(i));
             }
-        });
-        for (int i = 0; i < count[0]; i++)
+        }
+        for (int i = 0; i < count; i++)
         {
             final long local = scratch[i];
             first = attempt(() -> target.remove(local), first);
@@ -298,25 +314,20 @@ public final class ContinuousLoader implements AutoCloseable
             row.wrap(new byte[Math.max(rowBytes, 2 * row.capacity())]);
             current.wrap(new byte[row.capacity()]);
         }
-        final List<Schema.Field> fields = source.type().schema().fields();
+        final int[] references = referenceOffsets(source);
         for (int i = 0; i < source.extent(); i++)
         {
-            final long from = source.entityAt(i);
-            final long local = from == Entity.NULL ? Entity.NULL : locals.get(from);
+            final long local = locals.get(source.entityAt(i));
             if (local == Entity.NULL || !world.valid(local))
             {
                 continue;
             }
             source.readRow(i, row, 0);
-            for (int k = 0; k < fields.size(); k++)
+            for (final int offset : references)
             {
-                if (fields.get(k).type() == FieldType.ENTITY)
-                {
-                    final int offset = source.rowOffset(k);
-                    row.putLong(offset, locals.get(row.getLong(offset)), java.nio.ByteOrder.nativeOrder());
-                }
+                row.putLong(offset, locals.get(row.getLong(offset)), java.nio.ByteOrder.nativeOrder());
             }
-            first = attempt(() ->
+            try
             {
                 final int index = target.indexOf(local);
                 if (index < 0)
@@ -327,16 +338,45 @@ public final class ContinuousLoader implements AutoCloseable
                 {
                     target.patchRow(local, row, 0);
                 }
-            }, first);
+            }
+            catch (final RuntimeException | Error ex)
+            {
+                first = Signal.collect(first, ex);
+            }
+            first = stopIfClosed(first);
         }
         return first;
     }
 
     /** Whether the live component at {@code index} already holds the row about to be written. */
+    /** Where the row of a storage holds entity references, which the copy translates to local entities. */
+    private static int[] referenceOffsets(final ComponentStorage<?> storage)
+    {
+        final List<Schema.Field> fields = storage.type().schema().fields();
+        int count = 0;
+        final int[] offsets = new int[fields.size()];
+        for (int k = 0; k < fields.size(); k++)
+        {
+            if (fields.get(k).type() == FieldType.ENTITY)
+            {
+                offsets[count++] = storage.rowOffset(k);
+            }
+        }
+        return java.util.Arrays.copyOf(offsets, count);
+    }
+
     private boolean holds(final ComponentStorage<?> target, final int index, final int rowBytes)
     {
         target.readRow(index, current, 0);
-        for (int at = 0; at < rowBytes; at++)
+        int at = 0;
+        for (; at + Long.BYTES <= rowBytes; at += Long.BYTES)
+        {
+            if (current.getLong(at) != row.getLong(at))
+            {
+                return false;
+            }
+        }
+        for (; at < rowBytes; at++)
         {
             if (current.getByte(at) != row.getByte(at))
             {
@@ -370,6 +410,12 @@ public final class ContinuousLoader implements AutoCloseable
         {
             first = Signal.collect(failure, ex);
         }
+        return stopIfClosed(first);
+    }
+
+    /** Throws if a listener closed this loader, with what was collected so far suppressed; else returns it. */
+    private Throwable stopIfClosed(final Throwable first)
+    {
         if (closed)
         {
             final IllegalStateException stopped = new IllegalStateException(
