@@ -43,6 +43,38 @@ final class ObserverTest
     }
 
     @Test
+    void clearingTheObserverInItsWalkAndTriggeringItAgainVisitsNoEntityTwice()
+    {
+        final RuntimeObserver observer = world.observer().onAdded(Body.class).onUpdated(Body.class).build();
+        final List<Long> all = new ArrayList<>();
+        for (int k = 0; k < 5; k++)
+        {
+            final long entity = world.create();
+            bodies.emplace(entity, k, k);
+            all.add(entity);
+        }
+        final List<Long> visits = new ArrayList<>();
+        observer.forEach(entity ->
+        {
+            visits.add(entity);
+            if (visits.size() == 1)
+            {
+                observer.clear();
+                for (int k = 4; k >= 0; k--)
+                {
+                    bodies.patch(all.get(k), 9, 9);
+                }
+            }
+        });
+        assertEquals(1, visits.size(), "the others left with the clear, and entities entering are not visited: " +
+            visits);
+        assertEquals(5, observer.size(), "the patches triggered it again");
+        final List<Long> next = new ArrayList<>();
+        observer.forEach(next::add);
+        assertEquals(5, new java.util.HashSet<>(next).size());
+    }
+
+    @Test
     void anObserverIsBuiltOnlyOverItsOwnWorldsStorages()
     {
         try (World other = new World(); SignalFixtures_BodyStorage standalone = SignalFixtures_BodyStorage.create())

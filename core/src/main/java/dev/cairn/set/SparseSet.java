@@ -121,6 +121,8 @@ public class SparseSet implements AutoCloseable
     private Object owner;
     private String ownerName;
     private int alignedLength;
+    /** Whether a swapping set was cleared during the walks in progress: it refuses inserts until they return. */
+    private boolean clearedUnderWalk;
     /** Why {@link #insert(long)} is refused, for sets whose members need payload and announcements; else null. */
     private String insertRefusal;
     /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
@@ -394,6 +396,10 @@ public class SparseSet implements AutoCloseable
     protected final int insertMember(final long entity)
     {
         ensureMutable("insert into");
+        if (clearedUnderWalk)
+        {
+            throw insertAfterClearUnderWalk(entity);
+        }
         checkInsertable(entity);
         if (hooked)
         {
@@ -594,7 +600,8 @@ public class SparseSet implements AutoCloseable
      * Removes every member, tombstone and released entry. Memory stays allocated for reuse; see
      * {@link #shrinkToFit()}. Called from the removal listeners of a member, it leaves that member (and the tombstones
      * and released entries) in place: the member goes through the rest of its own removal, hooks included, once its
-     * listeners return.
+     * listeners return. While a {@code forEach} walks the set, an in-place set leaves a hole for each member instead
+     * (so later inserts go behind the walk), and a swapping set refuses inserts until the walks returned.
      *
      * @throws IllegalStateException if the set is closed.
      */
@@ -623,6 +630,14 @@ public class SparseSet implements AutoCloseable
     protected final void clearSilently()
     {
         ensureMutable("clear");
+        if (isIterating() && policy == DeletionPolicy.IN_PLACE)
+        {
+            punchEveryMember();
+            return;
+        }
+        // A swapping set cleared under a walk would take inserts at its front, in the walk's path: it refuses them
+        // until every walk of it returned.
+        clearedUnderWalk = isIterating();
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
@@ -878,7 +893,9 @@ public class SparseSet implements AutoCloseable
      * Visits every member from the back of the packed array to the front. Erasing the member being visited is safe
      * under every policy, erasing any other member under {@link DeletionPolicy#IN_PLACE} (it leaves a hole). Members
      * inserted meanwhile go behind the walk, so they are not visited unless an erase under a swapping policy moves one
-     * into its path. Reordering this set or closing its memory's owner from {@code action} throws
+     * into its path. A {@link #clear()} from {@code action} ends the walk's members: an in-place set keeps holes and
+     * takes later inserts behind the walk, a swapping set refuses inserts ({@link IllegalStateException}) until every
+     * walk of it returned. Reordering this set or closing its memory's owner from {@code action} throws
      * {@link IllegalStateException}.
      *
      * @param action receives each member's handle.
@@ -969,7 +986,10 @@ public class SparseSet implements AutoCloseable
      */
     public final void endIteration()
     {
-        ITERATIONS.getAndAdd(this, -1);
+        if ((int)ITERATIONS.getAndAdd(this, -1) == 1)
+        {
+            clearedUnderWalk = false;
+        }
         Reference.reachabilityFence(this);
     }
 
@@ -1917,6 +1937,22 @@ public class SparseSet implements AutoCloseable
         return false;
     }
 
+    /**
+     * Clears an in-place set that a walk is in by leaving a hole for each member, as erasing each would: inserts go
+     * behind the walk, which does not meet them.
+     */
+    private void punchEveryMember()
+    {
+        for (int i = 0; i < size; i++)
+        {
+            final long entity = packedGet(i);
+            if (entity >= 0)
+            {
+                eraseAt(i, entity, sparseAddressOf(Entity.index(entity)));
+            }
+        }
+    }
+
     private void removeEachMember()
     {
         Throwable failure = null;
@@ -2197,6 +2233,13 @@ public class SparseSet implements AutoCloseable
         return new IllegalArgumentException(
             "cannot insert " + Entity.toString(entity) + " into " + name + ": entity index " + Entity.index(entity) +
             " is held by " + Entity.toString(holder) + "; erase that handle first");
+    }
+
+    private IllegalStateException insertAfterClearUnderWalk(final long entity)
+    {
+        return new IllegalStateException("cannot insert " + Entity.toString(entity) + " into " + name + ": it was " +
+            "cleared while a forEach walks it, and a member inserted now would land in the part the walk has still to " +
+            "visit; insert after the walk returns (collect the handles, or record into a CommandBuffer)");
     }
 
     private IllegalArgumentException notMember(final long entity)

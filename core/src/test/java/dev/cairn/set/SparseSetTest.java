@@ -130,6 +130,55 @@ class SparseSetTest
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
+    void aWalkDuringWhichItsSetIsClearedAndRefilledVisitsNoMemberTwiceAndNoNewcomer(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            for (int k = 0; k < 5; k++)
+            {
+                set.insert(Entity.of(k, 0));
+            }
+            final List<Long> visited = new ArrayList<>();
+            final List<RuntimeException> refused = new ArrayList<>();
+            set.forEach(entity ->
+            {
+                visited.add(entity);
+                if (visited.size() == 1)
+                {
+                    set.clear();
+                    for (int k = 4; k >= 0; k--)
+                    {
+                        try
+                        {
+                            set.insert(Entity.of(k, 1));
+                        }
+                        catch (final IllegalStateException ex)
+                        {
+                            refused.add(ex);
+                        }
+                    }
+                }
+            });
+            assertEquals(1, visited.size(), policy + " visited " + visited);
+            if (policy == DeletionPolicy.IN_PLACE)
+            {
+                assertTrue(refused.isEmpty(), "an in-place set leaves holes and takes the inserts behind the walk");
+                assertEquals(5, set.memberCount());
+            }
+            else
+            {
+                assertEquals(5, refused.size(), "a swapping set would take the inserts in the walk's path");
+                assertTrue(refused.get(0).getMessage().contains("cleared while a forEach walks it"),
+                    refused.get(0).getMessage());
+                assertEquals(0, set.memberCount());
+                set.insert(Entity.of(2, 1));
+                assertTrue(set.contains(Entity.of(2, 1)), "inserts are taken again once the walk returned");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
     void insertReturnsThePackedIndexAndMakesTheHandleAMember(final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy))
