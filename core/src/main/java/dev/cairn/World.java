@@ -280,6 +280,10 @@ public final class World implements AutoCloseable, Storages
     private void destroyAnnounced(final long entity)
     {
         Throwable failure = destroyingSignal.send(entity, null);
+        if (isClosed())
+        {
+            Signal.rethrow(Signal.collect(failure, closedByListener("destroy(" + Entity.toString(entity) + ")")));
+        }
         for (int pass = 0; entities.isAlive(entity) && hasComponentToRemove(entity); pass++)
         {
             if (pass == DESTROY_PASSES)
@@ -305,6 +309,12 @@ public final class World implements AutoCloseable, Storages
             entities.destroy(entity);
         }
         Signal.rethrow(failure);
+    }
+
+    private static IllegalStateException closedByListener(final String operation)
+    {
+        return new IllegalStateException("a listener closed the World while " + operation + " ran; the operation " +
+            "stopped there and the world's memory is freed");
     }
 
     /** Whether a storage holds the entity, not counting one that is announcing its removal (it goes afterwards). */
@@ -449,6 +459,10 @@ public final class World implements AutoCloseable, Storages
             }
             for (int index = entities.createdCount(); --index >= 0; )
             {
+                if (isClosed())
+                {
+                    Signal.rethrow(Signal.collect(failure, closedByListener("clear()")));
+                }
                 final long entity = entities.aliveAt(index);
                 if (entity != Entity.NULL)
                 {
@@ -597,6 +611,7 @@ public final class World implements AutoCloseable, Storages
     @SuppressWarnings("unchecked")
     public <R extends Record> void add(final long entity, final R component)
     {
+        java.util.Objects.requireNonNull(component, "component: pass the record to add");
         storage((Class<R>)component.getClass()).add(entity, component);
     }
 

@@ -475,6 +475,29 @@ final class SignalTest
     }
 
     @Test
+    void aDestroyOrClearWhoseListenerClosesTheWorldSaysSoInsteadOfReturningNormally()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 1f, 1f);
+        world.onDestroying(entity -> world.close());
+
+        final IllegalStateException destroyed = assertThrows(IllegalStateException.class, () -> world.destroy(a));
+
+        assertTrue(destroyed.getMessage().contains("a listener closed the World while destroy(" +
+            Entity.toString(a) + ")"), destroyed.getMessage());
+        assertTrue(world.isClosed());
+
+        try (World other = new World())
+        {
+            other.create();
+            other.create();
+            other.onDestroying(entity -> other.close());
+            final IllegalStateException cleared = assertThrows(IllegalStateException.class, other::clear);
+            assertTrue(cleared.getMessage().contains("a listener closed the World while"), cleared.getMessage());
+        }
+    }
+
+    @Test
     void whenAnAddedListenerClosesTheWorldAnEarlierOnesExceptionStillReachesTheCaller()
     {
         final long a = world.create();

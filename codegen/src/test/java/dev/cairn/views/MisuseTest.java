@@ -48,6 +48,31 @@ final class MisuseTest
     }
 
     @Test
+    void nullArgumentsAndCrossWorldSortsAreRefusedNamingTheArgument()
+    {
+        final long entity = world.create();
+        final NullPointerException noClass = assertThrows(NullPointerException.class,
+            () -> world.get(entity, (Class<Pos>)null));
+        assertTrue(noClass.getMessage().contains("recordClass"), noClass.getMessage());
+        assertTrue(assertThrows(NullPointerException.class, () -> world.view((Class<Pos>)null)).getMessage()
+            .contains("recordClass"));
+        assertTrue(assertThrows(NullPointerException.class, () -> world.add(entity, null)).getMessage()
+            .contains("component"));
+        assertTrue(assertThrows(NullPointerException.class, () -> positions.sortAs(null)).getMessage()
+            .contains("other"));
+        try (World other = new World())
+        {
+            final ViewFixtures_PosStorage foreign = other.storage(ViewFixtures_PosStorage.TYPE);
+            final IllegalArgumentException crossWorld =
+                assertThrows(IllegalArgumentException.class, () -> positions.sortAs(foreign));
+            assertTrue(crossWorld.getMessage().contains("another World"), crossWorld.getMessage());
+        }
+        final IllegalStateException tooMany = assertThrows(IllegalStateException.class,
+            () -> positions.reserveFor(entity, Integer.MAX_VALUE));
+        assertTrue(tooMany.getMessage().contains("cannot make room for " + Integer.MAX_VALUE), tooMany.getMessage());
+    }
+
+    @Test
     void reorderingTheLeadingStorageFromAViewsActionThrowsAndEveryEntityIsVisitedOnce()
     {
         movers(50);

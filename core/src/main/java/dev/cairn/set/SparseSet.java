@@ -870,12 +870,19 @@ public class SparseSet implements AutoCloseable
      * {@code other} visits them; the other members follow. Compacts an {@link DeletionPolicy#IN_PLACE} set first.
      *
      * @param other the set whose order to copy; it is not changed.
-     * @throws IllegalStateException if either set is closed, or this one is being iterated.
+     * @throws IllegalStateException    if either set is closed, or this one is being iterated.
+     * @throws IllegalArgumentException if the two sets belong to different worlds.
      */
     public final void sortAs(final SparseSet other)
     {
+        Objects.requireNonNull(other, "other: pass the set whose order to follow");
         ensureReorderable("sortAs");
         other.ensureOpen();
+        if (pool != null && other.pool != null && pool != other.pool)
+        {
+            throw new IllegalArgumentException("cannot sort " + name + " as " + other.name + ": it belongs to another " +
+                "World, whose entity handles name other entities; follow a set of the same world");
+        }
         compactTombstones();
         reorderCount++;
         int target = extent() - 1;
@@ -2172,8 +2179,10 @@ public class SparseSet implements AutoCloseable
     {
         if (needed > MAX_CAPACITY)
         {
-            throw new IllegalStateException(
-                name + " is full: it holds " + size + " indices, the most a set can hold is " + MAX_CAPACITY);
+            throw new IllegalStateException(needed == size + 1 ?
+                name + " is full: it holds " + size + " indices, the most a set can hold is " + MAX_CAPACITY :
+                "cannot make room for " + needed + " indices in " + name + ": the most a set can hold is " +
+                    MAX_CAPACITY + " (it holds " + size + ")");
         }
         resizeDense(OffHeap.grownCapacity(dense.capacity(), needed, 16, MAX_CAPACITY));
     }

@@ -109,6 +109,7 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
     @SuppressWarnings("unchecked")
     public static <R extends Record> ComponentType<R, ? extends ComponentStorage<R>> of(final Class<R> recordClass)
     {
+        java.util.Objects.requireNonNull(recordClass, "recordClass: pass the class of a @Component record");
         ComponentType<?, ?> type = BY_RECORD.get(recordClass);
         if (type == null && recordClass.isLocalClass())
         {
