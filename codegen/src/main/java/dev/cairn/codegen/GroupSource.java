@@ -388,8 +388,7 @@ final class GroupSource
             }
             if (owning && model.owns().contains(component))
             {
-                out.line(refName(component) + (lead != null ? ".moveToAligned(i, " + storageName(lead) + ");" :
-                    ".moveTo(i);"));
+                out.line(refName(component) + ".moveTo(i);");
             }
             else
             {

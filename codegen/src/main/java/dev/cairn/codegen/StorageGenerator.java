@@ -522,22 +522,6 @@ final class StorageGenerator
                 "this.entity = entity;",
                 "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
                 "return this;"));
-            out.javadoc("Positions this reference on the member at {@code index}, reading its handle from {@code lead}: " +
-                    "another storage (or this one) owned by the same group, which holds the same entity there. A " +
-                    "group's walk positions all its owned storages' references this way with one read of handles.",
-                "",
-                "@param index a packed index inside the range the group keeps aligned in both storages.",
-                "@param lead  a storage owned by the same group.",
-                "@return this reference.",
-                "@throws IllegalArgumentException if the two storages are not aligned at {@code index}.");
-            method(Owner.REF, null, "public Ref", "moveToAligned",
-                List.of(index, new Parameter(names.of("dev.cairn.set.SparseSet"), "dev.cairn.set.SparseSet", "lead")),
-                body(
-                "final long entity = storage.alignedMemberAt(index, lead);",
-                "this.index = index;",
-                "this.entity = entity;",
-                "this.layoutVersion = storage.layoutVersion();",
-                "return this;"));
             out.javadoc("Positions this reference on an entity's component, looking at packed index {@code hint} " +
                     "first (a view passes the index where it found the entity in another storage); on no entity if " +
                     "the entity does not have the component.",

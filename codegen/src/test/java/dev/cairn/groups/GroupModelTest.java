@@ -500,12 +500,6 @@ final class GroupModelTest
                         entry.getValue());
                 }
             }
-            for (final Kind kind : storages.keySet())
-            {
-                check(storages.get(kind).alignedLength() == outermostLength(storages.get(kind)), kind + "'s storage " +
-                    "says its aligned range is " + storages.get(kind).alignedLength() + " long, the groups owning it " +
-                    "hold " + outermostLength(storages.get(kind)));
-            }
             for (final Map.Entry<Rule, RuntimeGroup> entry : open.entrySet())
             {
                 final Rule rule = entry.getKey();
@@ -526,12 +520,6 @@ final class GroupModelTest
                     }
                 }
                 check(held.equals(expected), rule + " holds " + held + ", the model " + expected);
-                for (int k = 0; k < group.ownedCount(); k++)
-                {
-                    check(group.owned(k).alignedLength() == outermostLength(group.owned(k)), rule + ": owned storage " +
-                        k + " says its aligned range is " + group.owned(k).alignedLength() + " long, the outermost " +
-                        "group owning it holds " + outermostLength(group.owned(k)));
-                }
                 for (final long entity : alive)
                 {
                     check(group.contains(entity) == expected.contains(entity), rule + ".contains(" +
@@ -550,23 +538,6 @@ final class GroupModelTest
                     }
                 }
             }
-        }
-
-        /** The length of the range the outermost open group owning a storage keeps aligned: the longest one. */
-        private int outermostLength(final dev.cairn.set.SparseSet storage)
-        {
-            int length = 0;
-            for (final RuntimeGroup group : open.values())
-            {
-                for (int k = 0; k < group.ownedCount(); k++)
-                {
-                    if (group.owned(k) == storage)
-                    {
-                        length = Math.max(length, group.size());
-                    }
-                }
-            }
-            return length;
         }
 
         private Set<Long> matching(final Rule rule)

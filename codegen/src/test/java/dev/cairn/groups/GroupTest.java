@@ -164,62 +164,6 @@ final class GroupTest
     }
 
     @Test
-    void aRefIsPositionedFromAnotherOwnedStorageOnlyInsideTheRangeBothAreKeptAlignedOver()
-    {
-        final long[] e = entities(6);
-        for (int i = 0; i < 6; i++)
-        {
-            positions.emplace(e[i], i, 0f);
-            velocities.emplace(e[i], 10f + i, 0f);
-            if (i < 3)
-            {
-                accelerations.emplace(e[i], i, 0f);
-            }
-        }
-        final GroupFixtures_VelStorage.Ref velocity = velocities.ref();
-        final GroupFixtures_AccStorage.Ref acceleration = accelerations.ref();
-        final IllegalArgumentException unowned = assertThrows(IllegalArgumentException.class,
-            () -> velocity.moveToAligned(0, positions));
-        assertTrue(unowned.getMessage().contains("not kept aligned by one owner") &&
-            unowned.getMessage().contains("moveToEntity"), unowned.getMessage());
-
-        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
-        final GroupFixtures_AcceleratedGroup accelerated = new GroupFixtures_AcceleratedGroup(world);
-        assertEquals(6, movement.size());
-        assertEquals(3, accelerated.size());
-        for (int i = 0; i < 6; i++)
-        {
-            velocity.moveToAligned(i, positions);
-            assertEquals(positions.entityAt(i), velocity.entity());
-            assertEquals(velocities.dxAt(velocities.indexOf(velocity.entity())), velocity.dx());
-        }
-        for (int i = 0; i < 3; i++)
-        {
-            acceleration.moveToAligned(i, velocities);
-            assertEquals(velocities.entityAt(i), acceleration.entity());
-        }
-        // Pos and Acc are kept aligned only over the nested group's range: index 3 of Pos is not an Acc's.
-        final IllegalArgumentException outside = assertThrows(IllegalArgumentException.class,
-            () -> acceleration.moveToAligned(3, positions));
-        assertTrue(outside.getMessage().contains("index 3") && outside.getMessage().contains("[0, 3)"),
-            outside.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> velocity.moveToAligned(6, positions));
-        assertThrows(IllegalArgumentException.class, () -> velocity.moveToAligned(-1, positions));
-
-        // The ranges follow joins, leaves and closing.
-        accelerations.erase(e[0]);
-        assertThrows(IllegalArgumentException.class, () -> acceleration.moveToAligned(2, positions));
-        accelerated.close();
-        assertThrows(IllegalArgumentException.class, () -> acceleration.moveToAligned(0, positions));
-        assertEquals(0, accelerations.alignedLength());
-        world.destroy(e[5]);
-        assertThrows(IllegalArgumentException.class, () -> velocity.moveToAligned(5, positions));
-        velocity.moveToAligned(4, positions);
-        movement.close();
-        assertThrows(IllegalArgumentException.class, () -> velocity.moveToAligned(0, positions));
-    }
-
-    @Test
     void aGroupThatDoesNotNestWithTheOwnerOfItsStoragesIsRefusedNamingBoth()
     {
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);

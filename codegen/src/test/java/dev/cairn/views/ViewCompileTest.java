@@ -183,8 +183,7 @@ final class ViewCompileTest
         assertTrue(source.contains("void accept(long entity, Components_PStorage.Ref p, Components_QStorage.Ref q, " +
             "Components_RStorage.Ref r);"), source);
         assertTrue(source.contains("public void sort(final IndexComparator comparator)"), source);
-        assertTrue(source.contains("qRef.moveToAligned(i, pStorage);"),
-            "owned storages are read at the loop's index, with the handle the lead read");
+        assertTrue(source.contains("qRef.moveTo(i);"), "owned storages are read at the loop's index");
         assertTrue(source.contains("rRef.moveToEntity(entity, i)"), "the others are looked up");
     }
 

@@ -66,11 +66,6 @@ public final class RuntimeGroup implements AutoCloseable
     private final List<Follower> followers = new ArrayList<>();
     /** An owning group's entities sit at [0, length) of every owned storage. */
     private int length;
-    /**
-     * The owned storages this group is the outermost owner of in its family: their aligned length
-     * ({@link SparseSet#alignOwned}) is this group's length.
-     */
-    private ComponentStorage<?>[] aligned = NO_STORAGES;
     private boolean closed;
     /**
      * Every move joins and leaves made in the group's range since it was built (its own or a nesting group's): a
@@ -87,8 +82,6 @@ public final class RuntimeGroup implements AutoCloseable
     private int evictedLow = Integer.MAX_VALUE;
     private int evictedHigh = Integer.MIN_VALUE;
     private long evictedFrom;
-
-    private static final ComponentStorage<?>[] NO_STORAGES = new ComponentStorage<?>[0];
 
     private RuntimeGroup(final Builder builder)
     {
@@ -597,7 +590,6 @@ public final class RuntimeGroup implements AutoCloseable
         {
             owned[k].swapOwned(family, from[k], at);
         }
-        lengthChanged();
     }
 
     /**
@@ -634,7 +626,6 @@ public final class RuntimeGroup implements AutoCloseable
         {
             owned[k].swapOwned(family, owned[k].indexOf(entity), at);
         }
-        lengthChanged();
     }
 
     /**
@@ -650,7 +641,6 @@ public final class RuntimeGroup implements AutoCloseable
         {
             storage.swapOwned(family, from, at);
         }
-        lengthChanged();
     }
 
     /**
@@ -658,15 +648,6 @@ public final class RuntimeGroup implements AutoCloseable
      * storage, front to back, so that a range already at the front (a snapshot of a world with the same group, loaded
      * without signals) keeps its order: every swap is then with itself.
      */
-    /** Tells the storages this group is the outermost owner of how long their aligned range is now. */
-    private void lengthChanged()
-    {
-        for (final ComponentStorage<?> storage : aligned)
-        {
-            storage.alignOwned(family, length);
-        }
-    }
-
     private void populate()
     {
         ComponentStorage<?> source = owned.length > 0 ? owned[0] : with[0];
@@ -885,7 +866,6 @@ public final class RuntimeGroup implements AutoCloseable
                     storage.claim(this, "group " + group.description);
                 }
             }
-            realign();
             rebuild();
         }
 
@@ -905,7 +885,6 @@ public final class RuntimeGroup implements AutoCloseable
             for (final RuntimeGroup each : groups)
             {
                 each.length = 0;
-                each.lengthChanged();
             }
             for (final RuntimeGroup each : groups)
             {
@@ -932,30 +911,6 @@ public final class RuntimeGroup implements AutoCloseable
                     storage.release(this);
                     storages.remove(storage);
                 }
-            }
-            group.aligned = NO_STORAGES;
-            realign();
-        }
-
-        /**
-         * Gives each storage's aligned length to the outermost group that owns it: in a family the groups' ranges
-         * shrink from the outermost inwards, so two storages are aligned over the shorter of their two ranges.
-         */
-        private void realign()
-        {
-            final Set<ComponentStorage<?>> assigned = new LinkedHashSet<>();
-            for (final RuntimeGroup each : groups)
-            {
-                final List<ComponentStorage<?>> outermostOf = new ArrayList<>();
-                for (final ComponentStorage<?> storage : each.owned)
-                {
-                    if (assigned.add(storage))
-                    {
-                        outermostOf.add(storage);
-                    }
-                }
-                each.aligned = outermostOf.toArray(NO_STORAGES);
-                each.lengthChanged();
             }
         }
     }

@@ -120,7 +120,6 @@ public class SparseSet implements AutoCloseable
     /** The structure (a group) that orders this set's members, or null; see claim(). */
     private Object owner;
     private String ownerName;
-    private int alignedLength;
     /** Whether a swapping set was cleared during the walks in progress: it refuses inserts until they return. */
     private boolean clearedUnderWalk;
     /** Why {@link #insert(long)} is refused, for sets whose members need payload and announcements; else null. */
@@ -1262,86 +1261,7 @@ public class SparseSet implements AutoCloseable
         {
             this.owner = null;
             this.ownerName = null;
-            this.alignedLength = 0;
         }
-    }
-
-    /**
-     * Tells the set how long the front range is that its owner keeps aligned: in {@code [0, length)} every set with
-     * the same owner and at least that aligned length holds the same entity at the same index. A group sets it to
-     * the length of the outermost group of its family that owns the set, whenever that length changes.
-     *
-     * @param owner  the owner given to {@link #claim}.
-     * @param length 0 or more; {@link #alignedMemberAt} also stays inside both sets' extents.
-     * @throws IllegalStateException     if {@code owner} does not own the set.
-     * @throws IndexOutOfBoundsException if {@code length} is negative.
-     */
-    public final void alignOwned(final Object owner, final int length)
-    {
-        if (owner == null || owner != this.owner)
-        {
-            ensureOpen();
-            throw new IllegalStateException(name + " is not owned by the caller; only its owner may align it");
-        }
-        if (length < 0)
-        {
-            throw new IndexOutOfBoundsException("aligned length " + length + " of " + name + " is negative");
-        }
-        alignedLength = length;
-    }
-
-    /**
-     * How long the front range is that the set's owner keeps aligned with the other sets it owns; see
-     * {@link #alignOwned}.
-     *
-     * @return the length, 0 if nothing owns the set.
-     */
-    public final int alignedLength()
-    {
-        return alignedLength;
-    }
-
-    /**
-     * The member at {@code index}, read from {@code lead}, another set with the same owner that holds the same member
-     * there: a group's walk positions the accessors of all its owned storages with one read of the lead's handles.
-     *
-     * @param index a packed index inside the aligned range of both sets.
-     * @param lead  a set with the same owner; it may be this one.
-     * @return the handle at {@code index} of both sets.
-     * @throws IllegalArgumentException if the two sets are not aligned at {@code index}: different owners or none,
-     *                                  or the index outside the aligned range of one of them.
-     */
-    public final long alignedMemberAt(final int index, final SparseSet lead)
-    {
-        final Object owner = this.owner;
-        if (owner == null || owner != lead.owner || index < 0 || index >= alignedLength || index >= extent ||
-            index >= lead.alignedLength || index >= lead.extent)
-        {
-            throw notAligned(index, lead);
-        }
-        final long entity = lead.packedGet(index);
-        if (entity < 0)
-        {
-            throw notAligned(index, lead);
-        }
-        return entity;
-    }
-
-    private RuntimeException notAligned(final int index, final SparseSet lead)
-    {
-        ensureOpen();
-        lead.ensureOpen();
-        if (owner == null || owner != lead.owner)
-        {
-            return new IllegalArgumentException(
-                name + " (owned by " + ownerName + ") and " + lead.name + " (owned by " + lead.ownerName + ") are " +
-                "not kept aligned by one owner, so index " + index + " of one says nothing about the other; " +
-                "position the Ref with moveTo(index) or moveToEntity(entity, hint)");
-        }
-        return new IllegalArgumentException(
-            "index " + index + " is outside the aligned front range of " + name + " [0, " +
-            Math.min(alignedLength, extent) + ") or of " + lead.name + " [0, " + Math.min(lead.alignedLength, lead.extent) +
-            "); position the Ref with moveTo(index) or moveToEntity(entity, hint)");
     }
 
     /**
@@ -2210,7 +2130,6 @@ public class SparseSet implements AutoCloseable
         packedAddress = 0;
         size = 0;
         extent = 0;
-        alignedLength = 0;
         freeHead = ABSENT;
         memberCount = 0;
         layoutVersion++;
