@@ -167,6 +167,32 @@ class ContinuousLoaderTest
     }
 
     @Test
+    void aCreateRefusedByTheMemoryBudgetMapsNoSourceAndLeavesTheApplicationsEntitiesAlone()
+    {
+        try (World server = new World(); World client = new World(1 << 20, 256 * 1024);
+             ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final var serverHeats = server.storage(SnapshotFixtures_HeatStorage.TYPE);
+            for (int i = 0; i < 100_000; i++)
+            {
+                serverHeats.emplace(server.create(), 1000 + i);
+            }
+            final var heats = client.storage(SnapshotFixtures_HeatStorage.TYPE);
+            final long player = client.create();
+            heats.emplace(player, -1f);
+
+            assertThrows(RuntimeException.class, () -> loader.load(Worlds.save(server)));
+
+            assertEquals(new Heat(-1f), client.get(player, Heat.class), "the application's entity 0v0 is untouched");
+            assertEquals(0, loader.size(), "no source is mapped to an entity the loader did not make");
+            assertEquals(Entity.NULL, loader.local(Entity.of(0, 0)));
+            server.destroy(Entity.of(5, 0));
+            assertThrows(RuntimeException.class, () -> loader.load(Worlds.save(server)));
+            assertTrue(client.valid(player), "a later load does not destroy it either");
+        }
+    }
+
+    @Test
     void aLocalEntityDestroyedByTheUserIsMadeAgain()
     {
         try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))

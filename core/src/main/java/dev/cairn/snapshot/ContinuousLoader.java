@@ -281,11 +281,16 @@ public final class ContinuousLoader implements AutoCloseable
             return failure;
         }
         final long[] created = new long[sources.length];
-        // The room was checked: only a listener can throw, once every entity exists.
+        // NULL until made: the create may fail before it makes any (the world's memory budget, or listeners of the
+        // destroys that used the room up), and a source must then map to nothing, never to the handle 0.
+        java.util.Arrays.fill(created, Entity.NULL);
         final Throwable first = attempt(() -> world.create(created, created.length), failure);
         for (int i = 0; i < sources.length; i++)
         {
-            locals.put(sources[i], created[i]);
+            if (created[i] != Entity.NULL && world.valid(created[i]))
+            {
+                locals.put(sources[i], created[i]);
+            }
         }
         return first;
     }
