@@ -264,6 +264,100 @@ final class GroupTest
     }
 
     @Test
+    void aRuntimeGroupsWalkStopsInsteadOfVisitingTwiceWhenItsActionDestroysAnotherMember()
+    {
+        for (final boolean owning : new boolean[] {true, false})
+        {
+            final World w = new World(1 << 10);
+            try
+            {
+                final GroupFixtures_PosStorage pos = w.storage(GroupFixtures_PosStorage.TYPE);
+                final GroupFixtures_VelStorage vel = w.storage(GroupFixtures_VelStorage.TYPE);
+                final long[] e = new long[8];
+                for (int i = 0; i < e.length; i++)
+                {
+                    e[i] = w.create();
+                    pos.emplace(e[i], i, 0f);
+                    vel.emplace(e[i], i, 0f);
+                }
+                final RuntimeGroup group = owning ? w.group().owning(Pos.class, Vel.class).build() :
+                    w.group().with(Pos.class, Vel.class).build();
+                final List<Long> visited = new ArrayList<>();
+
+                final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+                    group.forEach(entity ->
+                    {
+                        visited.add(entity);
+                        final int victim = (int)pos.get(entity).x() - 5;
+                        if (victim >= 0 && w.valid(e[victim]))
+                        {
+                            w.destroy(e[victim]);
+                        }
+                    }), "owning " + owning);
+
+                assertTrue(stopped.getMessage().contains("other entities left or joined it"), stopped.getMessage());
+                assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+                assertEquals(7, group.size(), "the destroy itself was made");
+            }
+            finally
+            {
+                w.close();
+            }
+        }
+    }
+
+    @Test
+    void aRuntimeGroupsWalkNeverVisitsEntitiesThatJoinedAfterItsActionClearedTheWorld()
+    {
+        for (final boolean owning : new boolean[] {true, false})
+        {
+            final World w = new World(1 << 10);
+            try
+            {
+                final GroupFixtures_PosStorage pos = w.storage(GroupFixtures_PosStorage.TYPE);
+                final GroupFixtures_VelStorage vel = w.storage(GroupFixtures_VelStorage.TYPE);
+                for (int i = 0; i < 4; i++)
+                {
+                    final long entity = w.create();
+                    pos.emplace(entity, i, 0f);
+                    vel.emplace(entity, i, 0f);
+                }
+                final RuntimeGroup group = owning ? w.group().owning(Pos.class, Vel.class).build() :
+                    w.group().with(Pos.class, Vel.class).build();
+                final Set<Long> newcomers = new HashSet<>();
+                final List<Long> visited = new ArrayList<>();
+
+                final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+                    group.forEach(entity ->
+                    {
+                        visited.add(entity);
+                        if (newcomers.isEmpty())
+                        {
+                            w.clear();
+                            for (int i = 0; i < 6; i++)
+                            {
+                                final long newcomer = w.create();
+                                pos.emplace(newcomer, 10 + i, 0f);
+                                vel.emplace(newcomer, 10 + i, 0f);
+                                newcomers.add(newcomer);
+                            }
+                        }
+                    }), "owning " + owning);
+
+                // The owned lead refuses the refill itself; a non-owning group's walk stops at the crossing.
+                assertTrue(stopped.getMessage().contains(owning ? "cleared while a forEach walks it" :
+                    "other entities left or joined it"), stopped.getMessage());
+                assertEquals(1, visited.size(), "only the first entity was visited: " + visited);
+                assertEquals(owning ? 0 : 6, group.size());
+            }
+            finally
+            {
+                w.close();
+            }
+        }
+    }
+
+    @Test
     void aVisitedEntityThatLeavesAndJoinsAgainBelowTheWalkStopsIt()
     {
         final long[] e = entities(3);

@@ -167,19 +167,30 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Visits every entity of the group, from the back of its range to the front; allocates nothing.
+     * Visits every entity of the group, from the back of its range to the front; allocates nothing. The action may
+     * remove the visited entity from the group (or destroy it); other entities leaving or joining the group in a way
+     * that would make the rest of the walk visit one twice or miss one stop the walk with an exception.
      *
      * @param action receives each entity.
-     * @throws IllegalStateException if the group or its world is closed.
+     * @throws IllegalStateException if the group or its world is closed, or the action moved another entity across
+     *                               the walk (see {@link #checkWalk}).
      */
     public void forEach(final LongConsumer action)
     {
         beginIteration();
         try
         {
-            for (int i = extent(); (i = Math.min(i, extent()) - 1) >= 0; )
+            int i = extent();
+            long mark = moves;
+            while (--i >= 0)
             {
                 action.accept(entityAt(i));
+                if (moves != mark)
+                {
+                    checkWalk(mark, i);
+                    mark = moves;
+                }
+                i = Math.min(i, extent());
             }
         }
         finally
