@@ -76,6 +76,54 @@ final class SignalTest
     }
 
     @Test
+    void aWalkWhoseVisitedMembersOwnRemovalListenerClearsTheSetVisitsNoNewcomer()
+    {
+        final List<Long> newcomers = new ArrayList<>();
+        final List<Long> visited = new ArrayList<>();
+        final List<RuntimeException> refused = new ArrayList<>();
+        for (int k = 0; k < 5; k++)
+        {
+            bodies.emplace(world.create(), k, 0);
+        }
+        final boolean[] cleared = {false};
+        bodies.onRemoving((entity, index) ->
+        {
+            if (!cleared[0])
+            {
+                cleared[0] = true;
+                bodies.clear();
+                for (int k = 0; k < 3; k++)
+                {
+                    final long newcomer = world.create();
+                    newcomers.add(newcomer);
+                    try
+                    {
+                        bodies.emplace(newcomer, 10 + k, 0);
+                    }
+                    catch (final IllegalStateException ex)
+                    {
+                        refused.add(ex);
+                    }
+                }
+            }
+        });
+
+        bodies.forEach(entity ->
+        {
+            visited.add(entity);
+            bodies.remove(entity);
+        });
+
+        assertEquals(1, visited.size(), "only the member whose removal cleared the set was visited: " + visited);
+        assertEquals(3, refused.size(), "a swapping set cleared under its walk refuses inserts in the walk's path");
+        assertTrue(refused.get(0).getMessage().contains("cleared while a forEach walks it"),
+            refused.get(0).getMessage());
+        assertEquals(0, bodies.memberCount());
+        bodies.emplace(newcomers.get(0), 1, 2);
+        assertTrue(bodies.contains(newcomers.get(0)), "inserts are taken again once the walk returned");
+    }
+
+    @Test
     void anAddedListenerRunsAfterTheValuesAreWrittenAndReadsThemAtTheIndexItIsGiven()
     {
         bodies.onAdded((entity, index) -> log.add("added " + name(entity) + " x=" + bodies.xAt(index)));

@@ -609,6 +609,9 @@ public class SparseSet implements AutoCloseable
         ensureMutable("clear");
         if (hooked)
         {
+            // Set before the removals: a clear called from a removal listener of the member a walk stands on returns
+            // below with that member still in, and must refuse the refill all the same.
+            clearedUnderWalk |= isIterating() && policy != DeletionPolicy.IN_PLACE;
             removeEachMember();
             if (memberCount > 0)
             {
