@@ -792,6 +792,14 @@ public final class World implements AutoCloseable, Storages
     {
         java.util.Objects.requireNonNull(in, "in");
         checkNewForSnapshot();
+        for (final ComponentStorage<?> storage : created)
+        {
+            if (storage.size() != 0)
+            {
+                // Only the holes a reset() under an in-place storage's walk left: no member is lost.
+                storage.unload(in);
+            }
+        }
         final int tick = in.getInt();
         entities.readSnapshot(in);
         tickBeforeLoad = clock.now();
@@ -836,11 +844,19 @@ public final class World implements AutoCloseable, Storages
      * Checks that a snapshot may load into this world: it is open and new (or {@link #reset()} since), no entity ever
      * created in it and every storage empty.
      *
-     * @throws IllegalStateException if it is not new, closed, or a parallel iteration of it runs.
+     * @throws IllegalStateException if it is not new, closed, or any of its storages, sets or entities is being
+     *                               iterated.
      */
     public void checkNewForSnapshot()
     {
         ensureUnlocked("load a snapshot into");
+        final OffHeap.Holder iterated = offHeap.iteratedHolder();
+        if (iterated != null)
+        {
+            throw new IllegalStateException("a snapshot cannot load into this World while " + iterated + " is being " +
+                "iterated: the walk would go on over the loaded entities; nothing was changed: load after the walk " +
+                "returns");
+        }
         if (entities.createdCount() != 0 || !storagesEmpty())
         {
             throw new IllegalStateException(
@@ -892,7 +908,7 @@ public final class World implements AutoCloseable, Storages
     {
         for (final ComponentStorage<?> storage : created)
         {
-            if (storage.size() != 0)
+            if (storage.memberCount() != 0)
             {
                 return false;
             }

@@ -179,6 +179,57 @@ class ResetTest
     }
 
     @Test
+    void aLoadFromInsideAWalkOfTheWorldIsRefusedAndLoadsCleanlyOnceTheWalkReturned()
+    {
+        final String[] walks = {"swap-and-pop storage", "in-place storage", "view", "non-owning group", "observer"};
+        for (final String walk : walks)
+        {
+            try (World world = new World(); World copy = new World())
+            {
+                Worlds.grow(world, new Random(5), 2_000);
+                final ByteBuffer snapshot = Worlds.save(world);
+                Snapshot.load(copy, snapshot.duplicate());
+                final RuntimeObserver observer = copy.observer().onAdded(Link.class).build();
+                final RuntimeGroup group = copy.group().with(Link.class, Heat.class).build();
+                copy.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(copy.create(), 1f);
+                copy.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(copy.create(), Entity.NULL, Entity.NULL, 1);
+                final List<Long> visited = new ArrayList<>();
+                final AtomicReference<IllegalStateException> refused = new AtomicReference<>();
+                final java.util.function.LongConsumer action = entity ->
+                {
+                    visited.add(entity);
+                    if (visited.size() == 1)
+                    {
+                        copy.reset();
+                        refused.set(assertThrows(IllegalStateException.class,
+                            () -> Snapshot.load(copy, snapshot.duplicate()), walk));
+                    }
+                };
+                switch (walk)
+                {
+                    case "swap-and-pop storage" -> copy.storage(SnapshotFixtures_LinkStorage.TYPE).forEach(action);
+                    case "in-place storage" -> copy.storage(SnapshotFixtures_HeatStorage.TYPE).forEach(action);
+                    case "view" -> copy.view(Link.class, Heat.class).forEach(action);
+                    case "non-owning group" -> group.forEach(action);
+                    default -> observer.forEach(action);
+                }
+
+                assertTrue(refused.get().getMessage().contains("while") &&
+                    refused.get().getMessage().contains("is being iterated") &&
+                    refused.get().getMessage().contains("load after the walk returns"), refused.get().getMessage());
+                assertEquals(1, visited.size(), walk + ": the walk visited nothing loaded: " + visited);
+                assertEquals(0, copy.aliveCount(), walk + ": the refused load changed nothing");
+
+                Snapshot.load(copy, snapshot.duplicate());
+
+                assertEquals(Worlds.digest(world), Worlds.digest(copy), walk + ": after the walk, the load is whole");
+                Worlds.assertGroupHoldsLinkWithHeatWithoutMarked(world, copy.group().owning(Link.class)
+                    .with(Heat.class).without(Marked.class).build());
+            }
+        }
+    }
+
+    @Test
     void aResetFromAListenerWhileSomethingIsRemovedIsRefusedAndChangesNothing()
     {
         try (World world = new World())

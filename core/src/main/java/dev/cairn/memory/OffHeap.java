@@ -479,6 +479,24 @@ public final class OffHeap
     }
 
     /**
+     * A structure of this owner that is being iterated now (on any thread), for messages of changes that must wait
+     * until no walk is in progress.
+     *
+     * @return the first one found, or null if none is iterated.
+     */
+    public Holder iteratedHolder()
+    {
+        for (final Holder holder : holders)
+        {
+            if (holder.isIterating())
+            {
+                return holder;
+            }
+        }
+        return null;
+    }
+
+    /**
      * Frees every block this owner still holds, after telling every holder. Idempotent.
      *
      * @throws IllegalStateException if a holder is being iterated (on any thread); nothing is closed then.
