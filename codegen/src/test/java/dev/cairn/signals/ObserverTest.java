@@ -75,6 +75,52 @@ final class ObserverTest
     }
 
     @Test
+    void anObserverClearedAndRefilledInEveryWalkDoesNotGrowFrameAfterFrame()
+    {
+        final RuntimeObserver runtime = world.observer().onAdded(Body.class).onUpdated(Body.class).build();
+        final SignalFixtures_BodyChangesObserver generated = new SignalFixtures_BodyChangesObserver(world);
+        final List<Long> all = new ArrayList<>();
+        for (int k = 0; k < 50; k++)
+        {
+            final long entity = world.create();
+            speeds.emplace(entity, k);
+            bodies.emplace(entity, k, k);
+            all.add(entity);
+        }
+        long bytesAfterWarmUp = 0;
+        for (int frame = 0; frame < 200; frame++)
+        {
+            final int[] visits = {0, 0};
+            runtime.forEach(entity ->
+            {
+                if (visits[0]++ == 0)
+                {
+                    runtime.clear();
+                    all.forEach(e -> bodies.patch(e, 1, 1));
+                }
+            });
+            generated.forEach((entity, body, speed) ->
+            {
+                if (visits[1]++ == 0)
+                {
+                    generated.clear();
+                    all.forEach(e -> bodies.patch(e, 2, 2));
+                }
+            });
+
+            assertEquals(1, visits[0], "frame " + frame + ": only the first entity, the others left with the clear");
+            assertEquals(50, runtime.size());
+            assertEquals(50, runtime.extent(), "frame " + frame + ": the holes of the clear were filled");
+            assertEquals(50, generated.size());
+            if (frame == 10)
+            {
+                bytesAfterWarmUp = world.offHeapBytes();
+            }
+        }
+        assertEquals(bytesAfterWarmUp, world.offHeapBytes(), "no observer grew after the first frames");
+    }
+
+    @Test
     void anObserverIsBuiltOnlyOverItsOwnWorldsStorages()
     {
         try (World other = new World(); SignalFixtures_BodyStorage standalone = SignalFixtures_BodyStorage.create())

@@ -148,6 +148,7 @@ public final class RuntimeObserver implements AutoCloseable
     public void forEach(final LongConsumer action)
     {
         entities.forEach(action);
+        compactAfterWalks();
     }
 
     /**
@@ -201,6 +202,21 @@ public final class RuntimeObserver implements AutoCloseable
     public void endIteration()
     {
         entities.endIteration();
+        compactAfterWalks();
+    }
+
+    /**
+     * Fills the holes entities left during walks once the last walk returned: while a walk runs, entities that join
+     * go behind it, and an observer whose entities leave and join in every walk would otherwise grow without bound.
+     * Nobody keeps an observer's indices between walks, so moving its entities is free to do.
+     */
+    private void compactAfterWalks()
+    {
+        if (entities.memberCount() != entities.size() && !entities.isIterating() && !entities.isStructureLocked() &&
+            !entities.isClosed())
+        {
+            entities.compact();
+        }
     }
 
     /**

@@ -998,6 +998,14 @@ public class SparseSet implements AutoCloseable
         if ((int)ITERATIONS.getAndAdd(this, -1) == 1)
         {
             clearedUnderWalk = false;
+            if (memberCount == 0 && size != 0 && policy == DeletionPolicy.IN_PLACE && !locked && !isClosed())
+            {
+                // Only the holes a clear under the walk left: dropped, or a set cleared in every walk would grow.
+                size = 0;
+                extent = 0;
+                freeHead = ABSENT;
+                layoutVersion++;
+            }
         }
         Reference.reachabilityFence(this);
     }

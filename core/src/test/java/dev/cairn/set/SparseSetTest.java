@@ -177,6 +177,26 @@ class SparseSetTest
         }
     }
 
+    @Test
+    void anInPlaceSetClearedUnderItsWalkIsEmptyWithoutHolesOnceTheWalkReturns()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.IN_PLACE))
+        {
+            for (int k = 0; k < 5; k++)
+            {
+                set.insert(Entity.of(k, 0));
+            }
+            set.forEach(entity ->
+            {
+                set.clear();
+                assertEquals(5, set.size(), "holes stay while the walk runs");
+            });
+            assertEquals(0, set.size(), "the holes are dropped when the last walk returns");
+            assertEquals(0, set.extent());
+            assertEquals(0, set.insert(Entity.of(3, 1)), "the next insert takes index 0");
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
     void insertReturnsThePackedIndexAndMakesTheHandleAMember(final DeletionPolicy policy)
