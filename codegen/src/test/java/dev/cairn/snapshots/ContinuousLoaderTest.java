@@ -193,6 +193,43 @@ class ContinuousLoaderTest
     }
 
     @Test
+    void afterAResetOfTheLiveWorldTheLoaderMapsAfreshAndNeverTakesTheApplicationsNewEntitiesForMirrors()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final var serverHeats = server.storage(SnapshotFixtures_HeatStorage.TYPE);
+            final long[] ships = new long[3];
+            for (int i = 0; i < ships.length; i++)
+            {
+                ships[i] = server.create();
+                serverHeats.emplace(ships[i], 10 + i);
+            }
+            loader.load(Worlds.save(server));
+            final long oldLocal = loader.local(ships[0]);
+
+            client.reset();
+            final var heats = client.storage(SnapshotFixtures_HeatStorage.TYPE);
+            final long player = client.create();
+            heats.emplace(player, -1f);
+            assertEquals(oldLocal, player, "the reset world hands the old local handle out again");
+
+            assertEquals(Entity.NULL, loader.local(ships[0]), "the reset destroyed every mirror");
+            assertFalse(loader.contains(ships[0]));
+            assertEquals(0, loader.size());
+
+            server.destroy(ships[1]);
+            loader.load(Worlds.save(server));
+
+            assertEquals(new Heat(-1f), client.get(player, Heat.class), "the application's entity was not written");
+            assertTrue(client.valid(player), "nor destroyed as the mirror of a gone source");
+            assertEquals(3, client.aliveCount(), "the player and a new mirror of each source entity alive");
+            assertEquals(new Heat(10f), client.get(loader.local(ships[0]), Heat.class));
+            assertEquals(new Heat(12f), client.get(loader.local(ships[2]), Heat.class));
+            assertNotEquals(player, loader.local(ships[0]));
+        }
+    }
+
+    @Test
     void aLocalEntityDestroyedByTheUserIsMadeAgain()
     {
         try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))

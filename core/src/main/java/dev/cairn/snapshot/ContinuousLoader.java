@@ -19,7 +19,8 @@ import java.util.List;
  * local entity, one that is gone from a later snapshot has its local entity destroyed. Components follow: for every
  * component the snapshot holds, local entities gain it, have it overwritten, or lose it to match their source entity.
  * Entity references ({@code @EntityRef} fields) are translated to the local entities; a reference to an entity the
- * snapshot does not hold alive becomes {@link Entity#NULL}.
+ * snapshot does not hold alive becomes {@link Entity#NULL}. A {@link World#reset()} of the live world empties the map
+ * (the reset destroyed every local entity): the next load creates a local entity for every source entity again.
  * <pre>{@code
  * try (ContinuousLoader loader = new ContinuousLoader(world)) {
  *     loader.load(snapshotFromServer);   // creates local entities
@@ -53,6 +54,8 @@ public final class ContinuousLoader implements AutoCloseable
     private boolean closed;
     /** Whether a load is being applied: a listener of the live world may not start another one meanwhile. */
     private boolean loading;
+    /** {@link World#resets()} when the map was last right: a reset destroyed every local entity it names. */
+    private long resetsMapped;
 
     /**
      * Creates a loader that brings {@code world} up to date.
@@ -67,6 +70,7 @@ public final class ContinuousLoader implements AutoCloseable
             throw new IllegalStateException("cannot load into a closed World");
         }
         this.world = world;
+        this.resetsMapped = world.resets();
     }
 
     /**
@@ -102,6 +106,7 @@ public final class ContinuousLoader implements AutoCloseable
         }
         stage.unloadSnapshot(SnapshotInput.NONE);
         final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot, whole);
+        forgetIfReset();
         loading = true;
         try
         {
@@ -141,6 +146,7 @@ public final class ContinuousLoader implements AutoCloseable
     public long local(final long source)
     {
         ensureOpen();
+        forgetIfReset();
         return locals.get(source);
     }
 
@@ -154,6 +160,7 @@ public final class ContinuousLoader implements AutoCloseable
     public boolean contains(final long source)
     {
         ensureOpen();
+        forgetIfReset();
         return locals.contains(source);
     }
 
@@ -164,7 +171,24 @@ public final class ContinuousLoader implements AutoCloseable
      */
     public int size()
     {
+        if (!closed)
+        {
+            forgetIfReset();
+        }
         return locals.size();
+    }
+
+    /**
+     * Forgets the whole map after a {@link World#reset()} of the live world: the reset destroyed every local entity
+     * it names, and their handles may name entities created since, which the next load must not take for mirrors.
+     */
+    private void forgetIfReset()
+    {
+        if (world.resets() != resetsMapped)
+        {
+            locals.clear();
+            resetsMapped = world.resets();
+        }
     }
 
     /**
