@@ -122,6 +122,8 @@ public class SparseSet implements AutoCloseable
     private String ownerName;
     /** Whether a swapping set was cleared during the walks in progress: it refuses inserts until they return. */
     private boolean clearedUnderWalk;
+    /** An in-place set cleared under a walk: it holds only holes, to be dropped when the walk returns if still empty. */
+    private boolean punchedUnderWalk;
     /** Why {@link #insert(long)} is refused, for sets whose members need payload and announcements; else null. */
     private String insertRefusal;
     /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
@@ -635,6 +637,7 @@ public class SparseSet implements AutoCloseable
         if (isIterating() && policy == DeletionPolicy.IN_PLACE)
         {
             punchEveryMember();
+            punchedUnderWalk = true;
             return;
         }
         // A swapping set cleared under a walk would take inserts at its front, in the walk's path: it refuses them
@@ -998,13 +1001,17 @@ public class SparseSet implements AutoCloseable
         if ((int)ITERATIONS.getAndAdd(this, -1) == 1)
         {
             clearedUnderWalk = false;
-            if (memberCount == 0 && size != 0 && policy == DeletionPolicy.IN_PLACE && !locked && !isClosed())
+            if (punchedUnderWalk)
             {
-                // Only the holes a clear under the walk left: dropped, or a set cleared in every walk would grow.
-                size = 0;
-                extent = 0;
-                freeHead = ABSENT;
-                layoutVersion++;
+                punchedUnderWalk = false;
+                if (memberCount == 0 && !locked && !isClosed())
+                {
+                    // Only the holes a clear under the walk left, and nothing since: dropped, as the clear would have.
+                    size = 0;
+                    extent = 0;
+                    freeHead = ABSENT;
+                    layoutVersion++;
+                }
             }
         }
         Reference.reachabilityFence(this);
