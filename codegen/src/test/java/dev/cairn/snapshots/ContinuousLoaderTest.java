@@ -413,6 +413,37 @@ class ContinuousLoaderTest
         }
     }
 
+    @Test
+    void closingTheLiveWorldFromAListenerStopsTheLoadAndKeepsWhatEarlierListenersThrew()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(server.create(), i);
+            }
+            final int[] calls = {0};
+            client.storage(SnapshotFixtures_HeatStorage.TYPE).onAdded((entity, index) ->
+            {
+                if (calls[0]++ == 0)
+                {
+                    throw new IllegalArgumentException("the first listener call failed");
+                }
+                client.close();
+            });
+
+            final IllegalStateException stopped =
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+
+            assertTrue(stopped.getMessage().contains("the live World was closed while the ContinuousLoader applied"),
+                stopped.getMessage());
+            assertEquals(1, stopped.getSuppressed().length, "the earlier failure is kept");
+            assertEquals("the first listener call failed", stopped.getSuppressed()[0].getMessage());
+            assertEquals(2, calls[0], "it stopped at the close");
+            assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+        }
+    }
+
     /** The live world holds, for every source entity alive, one local entity with exactly its components. */
     static void assertFollows(final World source, final World live, final ContinuousLoader loader)
     {

@@ -442,15 +442,20 @@ public final class ContinuousLoader implements AutoCloseable
         return stopIfClosed(first);
     }
 
-    /** Throws if a listener closed this loader, with what was collected so far suppressed; else returns it. */
+    /**
+     * Throws if a listener closed this loader or the live world, with what was collected so far suppressed; else
+     * returns it.
+     */
     private Throwable stopIfClosed(final Throwable first)
     {
-        if (closed)
+        if (closed || world.isClosed())
         {
-            final IllegalStateException stopped = new IllegalStateException(
+            final IllegalStateException stopped = new IllegalStateException(closed ?
                 "the ContinuousLoader was closed while it applied a snapshot (by a listener of the live world): the " +
                 "load stopped part-way, the live world holds some of the snapshot's changes; make a new loader to " +
-                "continue");
+                "continue" :
+                "the live World was closed while the ContinuousLoader applied a snapshot to it (by a listener of " +
+                "that world): the load stopped there; what the listeners threw before is attached as suppressed");
             if (first != null)
             {
                 stopped.addSuppressed(first);
