@@ -121,6 +121,64 @@ final class ObserverTest
     }
 
     @Test
+    void aPatchThatAnObserverWalkedNowCannotMakeRoomForIsRefusedWithNothingWritten()
+    {
+        try (World small = new World(1024, 1 << 20))
+        {
+            final SignalFixtures_BodyStorage smallBodies = small.storage(SignalFixtures_BodyStorage.TYPE);
+            final SignalFixtures_SpeedStorage smallSpeeds = small.storage(SignalFixtures_SpeedStorage.TYPE);
+            final SignalFixtures_HealthStorage ballast = small.storage(SignalFixtures_HealthStorage.TYPE);
+            final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(small);
+            for (int i = 0; i < 100; i++)
+            {
+                final long entity = small.create();
+                smallSpeeds.emplace(entity, i);
+                smallBodies.emplace(entity, i, 0f);
+            }
+            int capacity = ballast.capacity();
+            for (int step = 1 << 20; step > 0; )
+            {
+                try
+                {
+                    ballast.reserve(capacity + step);
+                    capacity += step;
+                }
+                catch (final OffHeapExhaustedException ex)
+                {
+                    step >>= 1;
+                }
+            }
+            final List<Long> refused = new ArrayList<>();
+
+            // Each visit makes the entity leave (its speed goes) and enter again through an update: while the walk
+            // runs the observer cannot refill the hole it left, so it needs a new slot.
+            observer.forEach((entity, body, speed) ->
+            {
+                smallSpeeds.remove(entity);
+                smallSpeeds.emplace(entity, 7);
+                try
+                {
+                    smallBodies.patch(entity, 1234f, 0f);
+                }
+                catch (final OffHeapExhaustedException ex)
+                {
+                    refused.add(entity);
+                }
+            });
+
+            assertFalse(refused.isEmpty(), "the budget left no room for every entry");
+            small.forEachEntity(entity ->
+            {
+                final boolean patched = smallBodies.x(entity) == 1234f;
+                assertEquals(!refused.contains(entity), patched, Entity.toString(entity) + ": a refused patch " +
+                    "wrote nothing, every other one was written");
+                assertEquals(patched, observer.contains(entity), Entity.toString(entity) + ": the observer holds " +
+                    "exactly the entities whose patch went through");
+            });
+        }
+    }
+
+    @Test
     void anObserverIsBuiltOnlyOverItsOwnWorldsStorages()
     {
         try (World other = new World(); SignalFixtures_BodyStorage standalone = SignalFixtures_BodyStorage.create())

@@ -311,10 +311,14 @@ public final class RuntimeObserver implements AutoCloseable
         @Override
         public void reserve(final long entity)
         {
-            if (onAdded || onUpdated)
+            if ((onAdded || onUpdated) && !entities.contains(entity))
             {
-                // Room for every member the trigger storage will have, so that an update can enter any of them.
-                entities.reserveFor(entity, storage.memberCount() + 1);
+                // Room for every member the trigger storage will have (an insert adds one, an update none), and for
+                // the entry itself behind the holes when the observer cannot refill one: while it is walked.
+                final int members = storage.memberCount() + (storage.indexOf(entity) < 0 ? 1 : 0);
+                final int slots = entities.isIterating() || entities.memberCount() == entities.size() ?
+                    entities.size() + 1 : entities.size();
+                entities.reserveFor(entity, Math.max(members, slots));
             }
         }
 

@@ -491,7 +491,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         int index = indexOf(entity);
         if (index >= 0)
         {
-            checkPatchable();
+            checkPatchable(entity);
             writeRow(index, row, offset);
             updated(entity, index);
         }
@@ -810,16 +810,30 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final int indexForPatch(final long entity)
     {
         final int index = requireIndex(entity);
-        checkPatchable();
+        checkPatchable(entity);
         return index;
     }
 
-    /** Throws if a patch would notify listeners or observers while a parallel iteration locks the structure. */
-    private void checkPatchable()
+    /**
+     * Throws if a patch would notify listeners or observers while a parallel iteration locks the structure; else has
+     * the hooks that follow updates make room for the entity (an observer it may enter), so that a patch refused for
+     * lack of memory writes nothing.
+     */
+    private void checkPatchable(final long entity)
     {
-        if (updateSignalled && isStructureLocked())
+        if (updateSignalled)
         {
-            ensureMutable("patch (which notifies listeners and observers) a component of");
+            if (isStructureLocked())
+            {
+                ensureMutable("patch (which notifies listeners and observers) a component of");
+            }
+            for (final StorageHook hook : hooks)
+            {
+                if (hook.followsUpdates())
+                {
+                    hook.reserve(entity);
+                }
+            }
         }
     }
 

@@ -22,10 +22,12 @@ public interface StorageHook
     }
 
     /**
-     * Called before an entity is inserted, when nothing has changed yet: make room for it. Throwing here
-     * (for example {@link dev.cairn.memory.OffHeapExhaustedException}) refuses the insert with nothing changed.
+     * Called before an entity is inserted, and before a component is overwritten if this hook
+     * {@link #followsUpdates()}, when nothing has changed yet: make room for what {@link #added} or {@link #updated}
+     * will need. Throwing here (for example {@link dev.cairn.memory.OffHeapExhaustedException}) refuses the insert or
+     * the patch with nothing changed.
      *
-     * @param entity the entity about to be inserted.
+     * @param entity the entity about to be inserted or updated.
      */
     default void reserve(final long entity)
     {
