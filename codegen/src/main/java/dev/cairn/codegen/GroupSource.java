@@ -506,7 +506,10 @@ final class GroupSource
         out.close();
         out.line("if (group.moveCount() != moves)");
         out.open();
+        out.line("if (index != Integer.MAX_VALUE) // the walk has started: check what moved across it");
+        out.open();
         out.line("group.checkWalk(moves, index);");
+        out.close();
         out.line("moves = group.moveCount();");
         out.close();
         out.line("int i = index;");

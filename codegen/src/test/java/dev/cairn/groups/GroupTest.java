@@ -358,6 +358,73 @@ final class GroupTest
     }
 
     @Test
+    void aCrossingPushedOutOfTheLogStillStopsTheWalkWhenTheActionStartsAnotherWalkOfTheGroup()
+    {
+        for (final boolean generated : new boolean[] {true, false})
+        {
+            final long[] e = entities(200);
+            for (final long entity : e)
+            {
+                positions.emplace(entity, 0f, 0f);
+                velocities.emplace(entity, 0f, 0f);
+            }
+            final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+            final RuntimeGroup group = movement.group();
+            final List<Long> visited = new ArrayList<>();
+
+            final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+                group.forEach(entity ->
+                {
+                    visited.add(entity);
+                    if (visited.size() == 100)
+                    {
+                        world.destroy(group.entityAt(10)); // the entity at the back moves to 10, ahead of the walk
+                        for (int k = 1; k <= 70; k++)
+                        {
+                            world.destroy(visited.get(k)); // moves behind the walk push that one out of the log
+                        }
+                        if (generated)
+                        {
+                            movement.cursor();
+                        }
+                        else
+                        {
+                            group.forEach(other -> { });
+                        }
+                    }
+                }), generated ? "a cursor" : "a nested forEach");
+
+            assertTrue(stopped.getMessage().contains("more than 64 moves"), stopped.getMessage());
+            assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice");
+            movement.close();
+            world.clear();
+        }
+    }
+
+    @Test
+    void anEntityJoiningBeforeTheCursorsFirstStepIsWalkedLikeTheOthers()
+    {
+        final long[] e = entities(4);
+        for (int i = 0; i < 3; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final GroupFixtures_MovementGroup.Cursor cursor = movement.cursor();
+        positions.emplace(e[3], 3, 0f);
+        velocities.emplace(e[3], 3, 0f);
+
+        final Set<Long> walked = new HashSet<>();
+        while (cursor.next())
+        {
+            walked.add(cursor.entity());
+        }
+
+        assertEquals(Set.of(e[0], e[1], e[2], e[3]), walked);
+    }
+
+    @Test
     void aVisitedEntityThatLeavesAndJoinsAgainBelowTheWalkStopsIt()
     {
         final long[] e = entities(3);

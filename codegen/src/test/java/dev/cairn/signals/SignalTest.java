@@ -124,6 +124,35 @@ final class SignalTest
     }
 
     @Test
+    void anInPlaceStorageClearedFromTheVisitedMembersRemovalListenerHasNoHolesLeftAfterTheWalk()
+    {
+        for (int k = 0; k < 6; k++)
+        {
+            speeds.emplace(world.create(), k);
+        }
+        final boolean[] cleared = {false};
+        speeds.onRemoving((entity, index) ->
+        {
+            if (!cleared[0])
+            {
+                cleared[0] = true;
+                speeds.clear();
+            }
+        });
+        final List<Long> visited = new ArrayList<>();
+
+        speeds.forEach(entity ->
+        {
+            visited.add(entity);
+            speeds.remove(entity);
+        });
+
+        assertEquals(1, visited.size(), "the others went with the clear: " + visited);
+        assertEquals(0, speeds.memberCount());
+        assertEquals(0, speeds.size(), "the holes of the clear were dropped when the walk returned");
+    }
+
+    @Test
     void anAddedListenerRunsAfterTheValuesAreWrittenAndReadsThemAtTheIndexItIsGiven()
     {
         bodies.onAdded((entity, index) -> log.add("added " + name(entity) + " x=" + bodies.xAt(index)));

@@ -296,7 +296,10 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void checkWalk(final long mark, final int at)
     {
-        final boolean overflowed = mark < moves - MOVES_KEPT && evictedLow < at && evictedHigh >= at;
+        // The span holds the moves pushed out of the log since evictedFrom; a nested walk or a cursor of this group
+        // starts it afresh, and the moves pushed out before that are then unknown: counted as crossing.
+        final boolean overflowed = mark < moves - MOVES_KEPT &&
+            (mark < evictedFrom || evictedLow < at && evictedHigh >= at);
         resetWalkCheck();
         if (overflowed)
         {

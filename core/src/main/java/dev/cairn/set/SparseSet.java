@@ -613,7 +613,11 @@ public class SparseSet implements AutoCloseable
         {
             // Set before the removals: a clear called from a removal listener of the member a walk stands on returns
             // below with that member still in, and must refuse the refill all the same.
-            clearedUnderWalk |= isIterating() && policy != DeletionPolicy.IN_PLACE;
+            if (isIterating())
+            {
+                clearedUnderWalk |= policy != DeletionPolicy.IN_PLACE;
+                punchedUnderWalk |= policy == DeletionPolicy.IN_PLACE;
+            }
             removeEachMember();
             if (memberCount > 0)
             {
