@@ -191,6 +191,26 @@ final class CommandBufferTest
     }
 
     @Test
+    void anEntityReferenceToAnotherBuffersPlaceholderOrAnyNegativeValueIsWrittenAsNull()
+    {
+        final CommandBuffer other = new CommandBuffer(world);
+        final long foreign = other.create();
+        final long a = world.create();
+        final long b = world.create();
+        final long c = world.create();
+        follows.emplace(commands, a, foreign, Mood.CALM, (short)1);
+        follows.emplace(commands, b, -12345L, Mood.CALM, (short)2);
+        follows.emplace(commands, c, a, Mood.CALM, (short)3);
+
+        commands.apply();
+
+        assertEquals(Entity.NULL, follows.target(a), "another buffer's placeholder names nothing here");
+        assertEquals(Entity.NULL, follows.target(b), "no handle is negative");
+        assertEquals(a, follows.target(c), "a handle is kept as it is");
+        other.apply();
+    }
+
+    @Test
     void commandsWhoseEntityIsGoneAreSkippedAndCounted()
     {
         final long a = world.create();

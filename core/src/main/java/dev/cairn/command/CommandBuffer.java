@@ -869,9 +869,11 @@ public final class CommandBuffer
             for (final int offset : offsets)
             {
                 final long value = getLong(bytes, at + offset);
-                if (value < 0 && isPlaceholder(value))
+                if (value < 0 && value != Entity.NULL)
                 {
-                    putLong(bytes, at + offset, resolve(value));
+                    // No handle is negative: a placeholder of another buffer, or any other negative value, names
+                    // nothing and is written as NULL, as an unresolved placeholder of this one is.
+                    putLong(bytes, at + offset, isPlaceholder(value) ? resolve(value) : Entity.NULL);
                 }
             }
         }
