@@ -708,8 +708,12 @@ final class GroupTest
         assertFalse(xs.isValid());
         final IllegalStateException stale = assertThrows(IllegalStateException.class, xs::address);
         assertTrue(stale.getMessage().contains("stale"), stale.getMessage());
+        assertThrows(IllegalStateException.class, xs::count, "every method checks, the sizes too");
+        assertThrows(IllegalStateException.class, xs::byteLength);
+        assertThrows(IllegalStateException.class, xs::width);
         world.close();
         assertThrows(IllegalStateException.class, xs::buffer);
+        assertThrows(IllegalStateException.class, xs::count);
     }
 
     @Test

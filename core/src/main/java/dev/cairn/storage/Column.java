@@ -50,9 +50,11 @@ public final class Column
      * How many elements the column covers.
      *
      * @return the count.
+     * @throws IllegalStateException if the column is stale.
      */
     public int count()
     {
+        ensureValid();
         return count;
     }
 
@@ -60,9 +62,11 @@ public final class Column
      * The bytes of one element: 1, 2, 4 or 8.
      *
      * @return the width.
+     * @throws IllegalStateException if the column is stale.
      */
     public int width()
     {
+        ensureValid();
         return width;
     }
 
@@ -70,9 +74,11 @@ public final class Column
      * The bytes the column covers: {@code count() * width()}.
      *
      * @return the length in bytes.
+     * @throws IllegalStateException if the column is stale.
      */
     public long byteLength()
     {
+        ensureValid();
         return (long)count * width;
     }
 
