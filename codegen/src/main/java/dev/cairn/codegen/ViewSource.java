@@ -468,6 +468,7 @@ final class ViewSource
         out.line("try");
         out.open();
         out.line("int i = " + storageLocal(lead) + ".extent();");
+        out.line("long moves = " + storageLocal(lead) + ".moveCount();");
         out.line("while (--i >= 0)");
         out.open();
         leadEntity(lead, refLocal(lead));
@@ -480,6 +481,11 @@ final class ViewSource
             arguments.add(refLocal(component));
         }
         out.list("action.accept(", arguments, ");");
+        out.line("if (" + storageLocal(lead) + ".moveCount() != moves)");
+        out.open();
+        out.line(storageLocal(lead) + ".checkWalk(moves, i);");
+        out.line("moves = " + storageLocal(lead) + ".moveCount();");
+        out.close();
         out.line("final int end = " + storageLocal(lead) + ".extent();");
         out.line("if (i > end)");
         out.open();

@@ -168,6 +168,45 @@ final class ViewBehaviourTest
     }
 
     @Test
+    void destroyingAnEntityTheWalkHasStillToReachStopsItInsteadOfVisitingAnotherTwice()
+    {
+        final long[] entities = create(10);
+        for (final long entity : entities)
+        {
+            positions.emplace(entity, 0f, 0f);
+        }
+        final ViewFixtures_OnePosView generated = new ViewFixtures_OnePosView(world);
+        final List<Long> visited = new ArrayList<>();
+
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            generated.forEach((entity, pos) ->
+            {
+                visited.add(entity);
+                if (visited.size() == 2)
+                {
+                    world.destroy(positions.entityAt(0)); // the last one, visited first, moves to index 0
+                }
+            }));
+        assertTrue(stopped.getMessage().contains("other members were removed") &&
+            stopped.getMessage().contains("CommandBuffer"), stopped.getMessage());
+        assertEquals(2, visited.size());
+
+        visited.clear();
+        final IllegalStateException runtime = assertThrows(IllegalStateException.class, () ->
+            world.view(Pos.class).forEach(entity ->
+            {
+                visited.add(entity);
+                if (visited.size() == 2)
+                {
+                    world.destroy(positions.entityAt(0));
+                }
+            }));
+        assertTrue(runtime.getMessage().contains("other members were removed"), runtime.getMessage());
+        assertEquals(visited.size(), visited.stream().distinct().count());
+        assertEquals(8, positions.memberCount(), "the destroys themselves were made");
+    }
+
+    @Test
     void entitiesAppendedDuringIterationAreNotVisited()
     {
         final long[] entities = create(10);

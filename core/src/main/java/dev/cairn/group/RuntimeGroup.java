@@ -6,6 +6,7 @@ import dev.cairn.entity.EntityPool;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.parallel.ChunkAction;
 import dev.cairn.set.IndexComparator;
+import dev.cairn.set.MoveLog;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.StorageHook;
@@ -49,8 +50,6 @@ import java.util.function.LongConsumer;
  */
 public final class RuntimeGroup implements AutoCloseable
 {
-    /** How many of the latest moves a walk checks one by one; earlier ones of the same step it checks as one span. */
-    private static final int MOVES_KEPT = 64;
 
     private final Registry world;
     private final ComponentStorage<?>[] owned;
@@ -68,20 +67,10 @@ public final class RuntimeGroup implements AutoCloseable
     private int length;
     private boolean closed;
     /**
-     * Every move joins and leaves made in the group's range since it was built (its own or a nesting group's): a
-     * count, and the last {@link #MOVES_KEPT} moves' positions, for walks that check that their action moved no
-     * entity across them ({@link #checkWalk}).
+     * Every move joins and leaves made in the group's range since it was built (its own or a nesting group's), for
+     * walks that check that their action moved no entity across them ({@link #checkWalk}).
      */
-    private long moves;
-    private final int[] movedLow = new int[MOVES_KEPT];
-    private final int[] movedHigh = new int[MOVES_KEPT];
-    /**
-     * The span of the moves since {@code evictedFrom} that were pushed out of the log: checked as one move,
-     * conservatively.
-     */
-    private int evictedLow = Integer.MAX_VALUE;
-    private int evictedHigh = Integer.MIN_VALUE;
-    private long evictedFrom;
+    private final MoveLog moves = new MoveLog();
 
     private RuntimeGroup(final Builder builder)
     {
@@ -181,14 +170,14 @@ public final class RuntimeGroup implements AutoCloseable
         try
         {
             int i = extent();
-            long mark = moves;
+            long mark = moves.count();
             while (--i >= 0)
             {
                 action.accept(entityAt(i));
-                if (moves != mark)
+                if (moves.count() != mark)
                 {
                     checkWalk(mark, i);
-                    mark = moves;
+                    mark = moves.count();
                 }
                 i = Math.min(i, extent());
             }
@@ -280,14 +269,14 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public long moveCount()
     {
-        return moves;
+        return moves.count();
     }
 
     /**
      * Throws if a swap since {@code mark} moved an entity across a walk standing at {@code at}: from the part walked
      * (at {@code at} or above) into the part not walked yet, or the other way, so that the rest of the walk would visit
      * one entity twice and miss another, or an entity joined below {@code at}. Leaving or joining of the entity at
-     * {@code at} itself never does. The latest {@value #MOVES_KEPT} moves are checked one by one, earlier ones of the
+     * {@code at} itself never does. The latest {@value MoveLog#KEPT} moves are checked one by one, earlier ones of the
      * step as one span, which may throw when nothing crossed.
      *
      * @param mark what {@link #moveCount()} returned before the step.
@@ -296,24 +285,10 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void checkWalk(final long mark, final int at)
     {
-        // The span holds the moves pushed out of the log since evictedFrom; a nested walk or a cursor of this group
-        // starts it afresh, and the moves pushed out before that are then unknown: counted as crossing.
-        final boolean overflowed = mark < moves - MOVES_KEPT &&
-            (mark < evictedFrom || evictedLow < at && evictedHigh >= at);
-        resetWalkCheck();
-        if (overflowed)
+        final String crossing = moves.crossing(mark, at);
+        if (crossing != null)
         {
-            throw crossed(at, "more than " + MOVES_KEPT + " moves, some of which may have moved an entity across it");
-        }
-        for (long k = Math.max(mark, moves - MOVES_KEPT); k < moves; k++)
-        {
-            final int slot = (int)(k & (MOVES_KEPT - 1));
-            if (movedLow[slot] < at && movedHigh[slot] >= at)
-            {
-                throw crossed(at, movedHigh[slot] == Integer.MAX_VALUE ?
-                    "an entity joined at index " + movedLow[slot] + ", where the walk has still to go" :
-                    "the entity at index " + movedHigh[slot] + " moved to " + movedLow[slot] + " (or back)");
-            }
+            throw crossed(at, crossing);
         }
     }
 
@@ -323,9 +298,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void resetWalkCheck()
     {
-        evictedLow = Integer.MAX_VALUE;
-        evictedHigh = Integer.MIN_VALUE;
-        evictedFrom = moves;
+        moves.restart();
     }
 
     private IllegalStateException crossed(final int at, final String what)
@@ -339,7 +312,7 @@ public final class RuntimeGroup implements AutoCloseable
     /** Logs a swap of two indices of the range. */
     private void moved(final int a, final int b)
     {
-        logMove(Math.min(a, b), Math.max(a, b));
+        moves.swapped(a, b);
     }
 
     /**
@@ -348,20 +321,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     private void joined(final int at)
     {
-        logMove(at, Integer.MAX_VALUE);
-    }
-
-    private void logMove(final int low, final int high)
-    {
-        final int slot = (int)(moves & (MOVES_KEPT - 1));
-        if (moves - MOVES_KEPT >= evictedFrom)
-        {
-            evictedLow = Math.min(evictedLow, movedLow[slot]);
-            evictedHigh = Math.max(evictedHigh, movedHigh[slot]);
-        }
-        movedLow[slot] = low;
-        movedHigh[slot] = high;
-        moves++;
+        moves.joined(at);
     }
 
     /**

@@ -124,6 +124,10 @@ public class SparseSet implements AutoCloseable
     private boolean clearedUnderWalk;
     /** An in-place set cleared under a walk: it holds only holes, to be dropped when the walk returns if still empty. */
     private boolean punchedUnderWalk;
+    /** The moves removals made while the set was iterated, for walks that check none crossed them. */
+    private final MoveLog walkMoves = new MoveLog();
+    /** {@code walkMoves.count()}, kept here so that a walk's check after each step is one load. */
+    private long walkMoveCount;
     /** Why {@link #insert(long)} is refused, for sets whose members need payload and announcements; else null. */
     private String insertRefusal;
     /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
@@ -922,12 +926,18 @@ public class SparseSet implements AutoCloseable
         beginIteration();
         try
         {
+            long moves = walkMoveCount;
             for (int i = extent(); (i = Math.min(i, extent()) - 1) >= 0; )
             {
                 final long entity = packedGet(i);
                 if (entity >= 0)
                 {
                     action.accept(entity);
+                    if (walkMoveCount != moves)
+                    {
+                        checkWalk(moves, i);
+                        moves = walkMoveCount;
+                    }
                 }
             }
         }
@@ -952,6 +962,49 @@ public class SparseSet implements AutoCloseable
             ITERATIONS.getAndAdd(this, -1);
             ensureOpen();
             throw new IllegalStateException(name + " is being closed by another thread; it cannot be iterated");
+        }
+        if (!locked)
+        {
+            walkMoves.restart();
+        }
+    }
+
+    /**
+     * How many times a removal moved a member to another index while the set was iterated: a walk reads it before a
+     * step and passes it to {@link #checkWalk} when it changed.
+     *
+     * @return the count.
+     */
+    public final long moveCount()
+    {
+        return walkMoveCount;
+    }
+
+    /**
+     * Throws if a removal since {@code mark} moved a member across a walk standing at {@code at}: a swapping set fills
+     * the index of a removed member with its last one, so removing a member the walk has still to reach brings one it
+     * visited back into its path. Removing the member at {@code at} itself never does. When more than
+     * {@value MoveLog#KEPT} members moved in one step the check is conservative and may throw when nothing crossed.
+     *
+     * @param mark what {@link #moveCount()} returned before the step.
+     * @param at   the index the walk visited in that step.
+     * @throws IllegalStateException if a member crossed.
+     */
+    public final void checkWalk(final long mark, final int at)
+    {
+        if (clearedUnderWalk)
+        {
+            // A clear ended every member the walk had still to visit, and inserts wait until it returns.
+            walkMoves.restart();
+            return;
+        }
+        final String crossing = walkMoves.crossing(mark, at);
+        if (crossing != null)
+        {
+            throw new IllegalStateException("while " + name + " was walked at index " + at + ", other members were " +
+                "removed from it: " + crossing + ", so the rest of the walk would visit an entity twice, and it " +
+                "stops here. Remove other entities' components after the walk (collect them, or record into a " +
+                "dev.cairn.command.CommandBuffer), or give the component DeletionPolicy.IN_PLACE");
         }
     }
 
@@ -1956,6 +2009,11 @@ public class SparseSet implements AutoCloseable
             if (index != last)
             {
                 moveIndex(last, index);
+                if (iterations != 0)
+                {
+                    walkMoves.swapped(index, last);
+                    walkMoveCount++;
+                }
             }
             UnsafeApi.putInt(sparseAddress, ABSENT);
             size = last;
@@ -1971,6 +2029,11 @@ public class SparseSet implements AutoCloseable
         {
             packedPut(index, Entity.next(entity));
             swapIndices(index, --extent);
+            if (index != extent && iterations != 0)
+            {
+                walkMoves.swapped(index, extent);
+                walkMoveCount++;
+            }
         }
         memberCount--;
         layoutVersion++;

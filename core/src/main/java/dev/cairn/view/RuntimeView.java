@@ -360,12 +360,18 @@ public final class RuntimeView
         try
         {
             int i = lead.extent();
+            long moves = lead.moveCount();
             while (--i >= 0)
             {
                 final long entity = lead.entityAt(i);
                 if (entity != Entity.NULL && matches(lead, i, entity))
                 {
                     action.accept(entity);
+                    if (lead.moveCount() != moves)
+                    {
+                        lead.checkWalk(moves, i);
+                        moves = lead.moveCount();
+                    }
                     final int end = lead.extent();
                     if (i > end)
                     {

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -174,6 +175,47 @@ class SparseSetTest
                 set.insert(Entity.of(2, 1));
                 assertTrue(set.contains(Entity.of(2, 1)), "inserts are taken again once the walk returned");
             }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void removingAMemberTheWalkHasStillToReachStopsASwappingWalkInsteadOfVisitingOneTwice(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            for (int k = 0; k < 10; k++)
+            {
+                set.insert(Entity.of(k, 0));
+            }
+            final List<Long> visited = new ArrayList<>();
+            final Runnable walk = () -> set.forEach(entity ->
+            {
+                visited.add(entity);
+                if (visited.size() == 2)
+                {
+                    set.erase(visited.get(0)); // visited already: whatever moves stays behind the walk
+                }
+                if (visited.size() == 3)
+                {
+                    set.erase(set.entityAt(0)); // still to visit: a swap brings a visited member ahead
+                }
+            });
+
+            if (policy == DeletionPolicy.IN_PLACE)
+            {
+                walk.run();
+                assertEquals(9, visited.size(), "an in-place set moves nothing: every other member visited once");
+            }
+            else
+            {
+                final IllegalStateException stopped = assertThrows(IllegalStateException.class, walk::run);
+                assertTrue(stopped.getMessage().contains("other members were removed") &&
+                    stopped.getMessage().contains("IN_PLACE"), stopped.getMessage());
+                assertEquals(3, visited.size(), "it stopped right after the step that removed it");
+            }
+            assertEquals(visited.size(), new HashSet<>(visited).size(), "no member visited twice");
+            assertEquals(8, set.memberCount(), "both removals were made");
         }
     }
 
