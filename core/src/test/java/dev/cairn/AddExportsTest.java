@@ -34,6 +34,29 @@ class AddExportsTest
         }
     }
 
+    /** Entry point of a child JVM that loads the classes generated code and command buffers touch first. */
+    public static final class ClassProbe
+    {
+        public static void main(final String[] args) throws ClassNotFoundException
+        {
+            for (final String name : new String[] {"dev.cairn.storage.ComponentStorage",
+                "dev.cairn.command.CommandBuffer", "dev.cairn.storage.ComponentType"})
+            {
+                Class.forName(name, true, ClassProbe.class.getClassLoader());
+            }
+            System.out.println("LOADED");
+            Probe.main(args);
+        }
+    }
+
+    @Test
+    void withoutTheFlagTheEngineClassesStillLoadSoTheFirstWorldNamesTheFlag() throws IOException, InterruptedException
+    {
+        final String output = run(List.of(), System.getProperty("java.class.path"), ClassProbe.class);
+        assertTrue(output.startsWith("LOADED"), "a generated storage's TYPE can be read: " + output);
+        assertTrue(output.contains("REFUSED ") && output.contains(OffHeap.REQUIRED_FLAG), output);
+    }
+
     @Test
     void worldInJvmWithoutAddExportsThrowsExceptionNamingTheFlag() throws IOException, InterruptedException
     {
@@ -76,22 +99,22 @@ class AddExportsTest
         assertEquals(1, modulePath.size(), "exactly one Agrona jar on the test class path: " + modulePath);
         final List<String> arguments = new java.util.ArrayList<>(flags);
         arguments.addAll(List.of("--module-path", modulePath.get(0), "--add-modules", "org.agrona"));
-        return run(arguments, String.join(java.io.File.pathSeparator, classPath));
+        return run(arguments, String.join(java.io.File.pathSeparator, classPath), Probe.class);
     }
 
     private static String runProbe(final List<String> flags) throws IOException, InterruptedException
     {
-        return run(flags, System.getProperty("java.class.path"));
+        return run(flags, System.getProperty("java.class.path"), Probe.class);
     }
 
-    private static String run(final List<String> flags, final String classPath)
+    private static String run(final List<String> flags, final String classPath, final Class<?> probe)
         throws IOException, InterruptedException
     {
         final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         final List<String> command = new java.util.ArrayList<>();
         command.add(java);
         command.addAll(flags);
-        command.addAll(List.of("-cp", classPath, Probe.class.getName()));
+        command.addAll(List.of("-cp", classPath, probe.getName()));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "probe JVM did not finish");

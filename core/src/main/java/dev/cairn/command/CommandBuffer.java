@@ -2,6 +2,7 @@ package dev.cairn.command;
 
 import dev.cairn.Entity;
 import dev.cairn.World;
+import dev.cairn.memory.ByteArrays;
 import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.Chunks;
 import dev.cairn.signal.Signal;
@@ -76,7 +77,6 @@ public final class CommandBuffer
     private static final int MAX_ROW_BYTES = 0x1FFF;
     private static final int TYPE_SHIFT = 16;
     private static final int MAX_TYPE_ID = 0xFFFF;
-    private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
 
     private static final int MAX_LANES = 0xFFFF;
 
@@ -300,17 +300,17 @@ public final class CommandBuffer
 
     private static int getInt(final byte[] bytes, final int at)
     {
-        return UnsafeApi.getIntUnaligned(bytes, ARRAY_BASE + at);
+        return UnsafeApi.getIntUnaligned(bytes, ByteArrays.BASE + at);
     }
 
     private static long getLong(final byte[] bytes, final int at)
     {
-        return UnsafeApi.getLongUnaligned(bytes, ARRAY_BASE + at);
+        return UnsafeApi.getLongUnaligned(bytes, ByteArrays.BASE + at);
     }
 
     private static void putLong(final byte[] bytes, final int at, final long value)
     {
-        UnsafeApi.putLongUnaligned(bytes, ARRAY_BASE + at, value);
+        UnsafeApi.putLongUnaligned(bytes, ByteArrays.BASE + at, value);
     }
 
     private Lane lane()
@@ -492,7 +492,7 @@ public final class CommandBuffer
                 throw new IndexOutOfBoundsException("a field of " + width + " bytes at " + field + " does not fit in " +
                     "a row of " + length + " bytes");
             }
-            return ARRAY_BASE + offset + field;
+            return ByteArrays.BASE + offset + field;
         }
     }
 
@@ -563,7 +563,7 @@ public final class CommandBuffer
             {
                 bytes = grow(HEADER_BYTES + rowBytes);
             }
-            final long at = ARRAY_BASE + start;
+            final long at = ByteArrays.BASE + start;
             UnsafeApi.putIntUnaligned(bytes, at, operation | rowBytes << ROW_SHIFT | typeId << TYPE_SHIFT);
             UnsafeApi.putLongUnaligned(bytes, at + Integer.BYTES, entity);
             row.bytes = bytes;

@@ -1,6 +1,7 @@
 package dev.cairn.storage;
 
 import dev.cairn.entity.EntityPool;
+import dev.cairn.memory.ByteArrays;
 import dev.cairn.memory.OffHeap;
 import dev.cairn.set.SparseSet;
 import dev.cairn.signal.ComponentListener;
@@ -43,7 +44,6 @@ import java.util.Arrays;
 public abstract class ComponentStorage<R extends Record> extends SparseSet
 {
     private static final StorageHook[] NO_HOOKS = new StorageHook[0];
-    private static final long ARRAY_BASE = UnsafeApi.arrayBaseOffset(byte[].class);
 
     private final ComponentType<R, ?> type;
     /** The world's clock, read by every tracked write. */
@@ -513,7 +513,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected void writeRow(final int index, final byte[] row, final int offset)
     {
-        final long at = ARRAY_BASE + offset;
+        final long at = ByteArrays.BASE + offset;
         for (int k = 0; k < rowOffsets.length - 1; k++)
         {
             final int width = rowOffsets[k + 1] - rowOffsets[k];
@@ -1071,7 +1071,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected static byte getByte(final byte[] row, final int offset)
     {
-        return UnsafeApi.getByte(row, ARRAY_BASE + offset);
+        return UnsafeApi.getByte(row, ByteArrays.BASE + offset);
     }
 
     /**
@@ -1083,7 +1083,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected static short getShort(final byte[] row, final int offset)
     {
-        return UnsafeApi.getShortUnaligned(row, ARRAY_BASE + offset);
+        return UnsafeApi.getShortUnaligned(row, ByteArrays.BASE + offset);
     }
 
     /**
@@ -1095,7 +1095,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected static char getChar(final byte[] row, final int offset)
     {
-        return UnsafeApi.getCharUnaligned(row, ARRAY_BASE + offset);
+        return UnsafeApi.getCharUnaligned(row, ByteArrays.BASE + offset);
     }
 
     /**
@@ -1107,7 +1107,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected static int getInt(final byte[] row, final int offset)
     {
-        return UnsafeApi.getIntUnaligned(row, ARRAY_BASE + offset);
+        return UnsafeApi.getIntUnaligned(row, ByteArrays.BASE + offset);
     }
 
     /**
@@ -1119,7 +1119,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected static float getFloat(final byte[] row, final int offset)
     {
-        return Float.intBitsToFloat(UnsafeApi.getIntUnaligned(row, ARRAY_BASE + offset));
+        return Float.intBitsToFloat(UnsafeApi.getIntUnaligned(row, ByteArrays.BASE + offset));
     }
 
     /**
@@ -1131,7 +1131,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected static long getLong(final byte[] row, final int offset)
     {
-        return UnsafeApi.getLongUnaligned(row, ARRAY_BASE + offset);
+        return UnsafeApi.getLongUnaligned(row, ByteArrays.BASE + offset);
     }
 
     /**
@@ -1143,7 +1143,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     protected static double getDouble(final byte[] row, final int offset)
     {
-        return Double.longBitsToDouble(UnsafeApi.getLongUnaligned(row, ARRAY_BASE + offset));
+        return Double.longBitsToDouble(UnsafeApi.getLongUnaligned(row, ByteArrays.BASE + offset));
     }
 
     /**
