@@ -127,8 +127,9 @@ final class GroupSource
             "<p>",
             kind + " {@link #forEach(Action)} passes each entity with a positioned {@code Ref} per component, the " +
                 "reusable {@link #cursor()} serves an ordinary loop; neither allocates. Removing the current entity, " +
-                "or any of its components, while iterating is safe; entities joining meanwhile may or may not be " +
-                "visited. See {@link RuntimeGroup} for the rules of ownership.",
+                "or any of its components, while iterating is safe and entities joining meanwhile are not visited; " +
+                "a change that moves another entity across the walk (one not yet visited leaving) stops it with an " +
+                "{@link IllegalStateException}. See {@link RuntimeGroup} for the rules of ownership.",
             "<p>",
             "{@link #close()} detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") +
                 "; closing the world does too. Afterwards {@link #size()} is 0, {@link #isOpen()} false, and the " +

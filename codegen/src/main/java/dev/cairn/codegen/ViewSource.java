@@ -158,9 +158,10 @@ final class ViewSource
                 "from back to front and probes the other storages, first at the same packed index and then through " +
                 "their sparse arrays; each {@code Ref} is positioned by the storage it belongs to. Removing the " +
                 "current entity, or any of its components, while iterating is safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that " +
-                "start to match during an iteration may or may not be visited. Removing other entities from the " +
-                "leading storage is not supported: swap-and-pop can move an entity already visited into the part " +
-                "not yet walked, which then visits it again.",
+                "start to match during an iteration are visited if their leading component already sat in the part " +
+                "not yet walked (see views.md). Removing the leading component of an entity not yet visited from a " +
+                "swapping storage would move one already visited into its place: {@code forEach} then stops with an " +
+                "{@link IllegalStateException}; a cursor cannot tell, and may visit that entity again.",
             "<p>",
             "The {@code Ref}s given to an action, and the cursor's, belong to this view and stay positioned only " +
                 "until the next step; nest loops over two view objects, not one. Once the world is closed every " +
