@@ -82,7 +82,8 @@ public final class MoveLog
             {
                 return high[slot] == Integer.MAX_VALUE ?
                     "an entity joined at index " + low[slot] + ", where the walk has still to go" :
-                    "the entity at index " + high[slot] + " moved to " + low[slot] + " (or back)";
+                    "the entities at index " + high[slot] + " (walked already) and at index " + low[slot] +
+                        " (still to walk) changed places";
             }
         }
         return null;
