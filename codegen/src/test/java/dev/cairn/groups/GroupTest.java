@@ -402,6 +402,37 @@ final class GroupTest
     }
 
     @Test
+    void aWalkOfAnOwnedStorageStopsWhenTheGroupMovesAnEntityAcrossIt()
+    {
+        final long[] e = entities(10);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            if (i % 2 == 0)
+            {
+                velocities.emplace(e[i], 1f, 0f);
+            }
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final List<Long> visited = new ArrayList<>();
+
+        // Each visited entity joins the group: it is swapped to the front, into the part the walk has still to go.
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            positions.forEach(entity ->
+            {
+                visited.add(entity);
+                if (!velocities.contains(entity))
+                {
+                    velocities.emplace(entity, 1f, 0f);
+                }
+            }));
+
+        assertTrue(stopped.getMessage().contains("moved by a group that owns it"), stopped.getMessage());
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice");
+        assertAligned(movement.group());
+    }
+
+    @Test
     void anEntityJoiningBeforeTheCursorsFirstStepIsWalkedLikeTheOthers()
     {
         final long[] e = entities(4);

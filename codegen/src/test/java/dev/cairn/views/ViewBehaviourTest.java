@@ -187,7 +187,7 @@ final class ViewBehaviourTest
                     world.destroy(positions.entityAt(0)); // the last one, visited first, moves to index 0
                 }
             }));
-        assertTrue(stopped.getMessage().contains("other members were removed") &&
+        assertTrue(stopped.getMessage().contains("other members moved in it") &&
             stopped.getMessage().contains("CommandBuffer"), stopped.getMessage());
         assertEquals(2, visited.size());
 
@@ -201,7 +201,7 @@ final class ViewBehaviourTest
                     world.destroy(positions.entityAt(0));
                 }
             }));
-        assertTrue(runtime.getMessage().contains("other members were removed"), runtime.getMessage());
+        assertTrue(runtime.getMessage().contains("other members moved in it"), runtime.getMessage());
         assertEquals(visited.size(), visited.stream().distinct().count());
         assertEquals(8, positions.memberCount(), "the destroys themselves were made");
     }

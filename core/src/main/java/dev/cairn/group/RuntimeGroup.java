@@ -304,7 +304,7 @@ public final class RuntimeGroup implements AutoCloseable
     private IllegalStateException crossed(final int at, final String what)
     {
         return new IllegalStateException("while group " + description + " was walked at index " + at + ", other " +
-            "entities left or joined it: " + what + ", so the rest of the walk would visit an entity twice or miss " +
+            "entities left or joined it: " + what + ", so the rest of the walk could visit an entity twice or miss " +
             "one, and it stops here. Record such changes in a dev.cairn.command.CommandBuffer and apply it after the " +
             "walk, or collect the entities and change them afterwards");
     }

@@ -82,8 +82,8 @@ public final class MoveLog
             {
                 return high[slot] == Integer.MAX_VALUE ?
                     "an entity joined at index " + low[slot] + ", where the walk has still to go" :
-                    "the entities at index " + high[slot] + " (walked already) and at index " + low[slot] +
-                        " (still to walk) changed places";
+                    "the entities at index " + high[slot] + " (in the part walked) and at index " + low[slot] +
+                        " (in the part still to walk) changed places";
             }
         }
         return null;

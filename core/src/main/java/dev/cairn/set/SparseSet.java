@@ -434,6 +434,7 @@ public class SparseSet implements AutoCloseable
                 packedPut(existing, entity);
                 swapIndices(existing, extent);
                 memberCount++;
+                logJoinUnderWalk(extent);
                 return extent++;
             }
             throw alreadyPresent(entity, packedGet(existing));
@@ -485,10 +486,25 @@ public class SparseSet implements AutoCloseable
         if (policy == DeletionPolicy.SWAP_ONLY)
         {
             swapIndices(index, extent);
+            logJoinUnderWalk(extent);
             return extent++;
         }
         extent = size;
+        logJoinUnderWalk(index);
         return index;
+    }
+
+    /**
+     * Logs a member joining at {@code index} while the set is walked: behind the walk as a rule, but in its path when
+     * removals from the end shrank the set below where the walk stands, which its check then reports.
+     */
+    private void logJoinUnderWalk(final int index)
+    {
+        if (iterations != 0)
+        {
+            walkMoves.joined(index);
+            walkMoveCount++;
+        }
     }
 
     /**
@@ -1001,10 +1017,11 @@ public class SparseSet implements AutoCloseable
         final String crossing = walkMoves.crossing(mark, at);
         if (crossing != null)
         {
-            throw new IllegalStateException("while " + name + " was walked at index " + at + ", other members were " +
-                "removed from it: " + crossing + ", so the rest of the walk would visit an entity twice, and it " +
-                "stops here. Remove other entities' components after the walk (collect them, or record into a " +
-                "dev.cairn.command.CommandBuffer), or give the component DeletionPolicy.IN_PLACE");
+            throw new IllegalStateException("while " + name + " was walked at index " + at + ", other members " +
+                "moved in it (removed, added, or moved by a group that owns it): " + crossing + ", so the rest of " +
+                "the walk could visit an entity twice or miss one, and it stops here. Make such changes after the " +
+                "walk (collect the entities, or record into a dev.cairn.command.CommandBuffer), or give the " +
+                "component DeletionPolicy.IN_PLACE");
         }
     }
 
@@ -1378,6 +1395,11 @@ public class SparseSet implements AutoCloseable
         if (a != b)
         {
             swapIndices(a, b);
+            if (iterations != 0)
+            {
+                walkMoves.swapped(a, b);
+                walkMoveCount++;
+            }
         }
     }
 

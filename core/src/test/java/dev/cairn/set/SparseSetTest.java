@@ -210,12 +210,51 @@ class SparseSetTest
             else
             {
                 final IllegalStateException stopped = assertThrows(IllegalStateException.class, walk::run);
-                assertTrue(stopped.getMessage().contains("other members were removed") &&
+                assertTrue(stopped.getMessage().contains("other members moved in it") &&
                     stopped.getMessage().contains("IN_PLACE"), stopped.getMessage());
                 assertEquals(3, visited.size(), "it stopped right after the step that removed it");
             }
             assertEquals(visited.size(), new HashSet<>(visited).size(), "no member visited twice");
             assertEquals(8, set.memberCount(), "both removals were made");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(DeletionPolicy.class)
+    void aMemberAddedWhereTheWalkHasStillToGoAfterTheSetShrankBelowItStopsASwappingWalk(final DeletionPolicy policy)
+    {
+        try (SparseSet set = new SparseSet(policy))
+        {
+            final long a = Entity.of(0, 0);
+            final long b = Entity.of(1, 0);
+            final long c = Entity.of(2, 0);
+            set.insert(a);
+            set.insert(b);
+            set.insert(c);
+            final List<Long> visited = new ArrayList<>();
+            final Runnable walk = () -> set.forEach(entity ->
+            {
+                visited.add(entity);
+                if (entity == c)
+                {
+                    set.erase(c);
+                    set.erase(b);   // the last one still to walk: nothing moves, the set now ends below the walk
+                    set.insert(c);  // so c would land where the walk has still to go
+                }
+            });
+
+            if (policy == DeletionPolicy.IN_PLACE)
+            {
+                walk.run();
+                assertEquals(List.of(c, a), visited, "an in-place set appends behind the walk");
+            }
+            else
+            {
+                final IllegalStateException stopped = assertThrows(IllegalStateException.class, walk::run);
+                assertTrue(stopped.getMessage().contains("joined at index 1"), stopped.getMessage());
+                assertEquals(List.of(c), visited, "c is not visited again");
+            }
+            assertTrue(set.contains(c) && set.contains(a) && !set.contains(b));
         }
     }
 
