@@ -495,12 +495,21 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Whether a walk of the set is in progress, read plainly: for the moves a change makes on the thread that walks it
+     * (that thread made the count, and walks on other threads lock the structure against changes).
+     */
+    private boolean isWalkedHere()
+    {
+        return (int)ITERATIONS.get(this) != 0;
+    }
+
+    /**
      * Logs a member joining at {@code index} while the set is walked: behind the walk as a rule, but in its path when
      * removals from the end shrank the set below where the walk stands, which its check then reports.
      */
     private void logJoinUnderWalk(final int index)
     {
-        if (iterations != 0)
+        if (isWalkedHere())
         {
             walkMoves.joined(index);
             walkMoveCount++;
@@ -1395,7 +1404,7 @@ public class SparseSet implements AutoCloseable
         if (a != b)
         {
             swapIndices(a, b);
-            if (iterations != 0)
+            if (isWalkedHere())
             {
                 walkMoves.swapped(a, b);
                 walkMoveCount++;
@@ -2031,7 +2040,7 @@ public class SparseSet implements AutoCloseable
             if (index != last)
             {
                 moveIndex(last, index);
-                if (iterations != 0)
+                if (isWalkedHere())
                 {
                     walkMoves.swapped(index, last);
                     walkMoveCount++;
@@ -2051,7 +2060,7 @@ public class SparseSet implements AutoCloseable
         {
             packedPut(index, Entity.next(entity));
             swapIndices(index, --extent);
-            if (index != extent && iterations != 0)
+            if (index != extent && isWalkedHere())
             {
                 walkMoves.swapped(index, extent);
                 walkMoveCount++;
