@@ -160,7 +160,7 @@ final class ViewSource
                 "current entity, or any of its components, while iterating is safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that " +
                 "start to match during an iteration are visited if their leading component already sat in the part " +
                 "not yet walked (see views.md). Removing the leading component of an entity not yet visited from a " +
-                "swapping storage would move one already visited into its place: {@code forEach} then stops with an " +
+                "swapping storage would move one from the part walked into its place: {@code forEach} then stops with an " +
                 "{@link IllegalStateException}; a cursor cannot tell, and may visit that entity again.",
             "<p>",
             "The {@code Ref}s given to an action, and the cursor's, belong to this view and stay positioned only " +

@@ -124,7 +124,7 @@ public class SparseSet implements AutoCloseable
     private boolean clearedUnderWalk;
     /** An in-place set cleared under a walk: it holds only holes, to be dropped when the walk returns if still empty. */
     private boolean punchedUnderWalk;
-    /** The moves removals made while the set was iterated, for walks that check none crossed them. */
+    /** The moves removals, inserts and an owner made while the set was walked, for walks that check none crossed. */
     private final MoveLog walkMoves = new MoveLog();
     /** {@code walkMoves.count()}, kept here so that a walk's check after each step is one load. */
     private long walkMoveCount;
@@ -512,6 +512,16 @@ public class SparseSet implements AutoCloseable
         if (isWalkedHere())
         {
             walkMoves.joined(index);
+            walkMoveCount++;
+        }
+    }
+
+    /** Logs two members changing places while the set is walked, for the walk's check. */
+    private void logSwapUnderWalk(final int a, final int b)
+    {
+        if (isWalkedHere())
+        {
+            walkMoves.swapped(a, b);
             walkMoveCount++;
         }
     }
@@ -995,8 +1005,8 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * How many times a removal moved a member to another index while the set was iterated: a walk reads it before a
-     * step and passes it to {@link #checkWalk} when it changed.
+     * How many moves of members (by removals, inserts and the group that owns the set) were logged while the set was
+     * walked: a walk reads it before a step and passes it to {@link #checkWalk} when it changed.
      *
      * @return the count.
      */
@@ -1006,9 +1016,11 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Throws if a removal since {@code mark} moved a member across a walk standing at {@code at}: a swapping set fills
-     * the index of a removed member with its last one, so removing a member the walk has still to reach brings one it
-     * visited back into its path. Removing the member at {@code at} itself never does. When more than
+     * Throws if a move since {@code mark} took a member across a walk standing at {@code at}: a swapping set fills
+     * the index of a removed member with its last one, so removing a member the walk has still to reach brings one
+     * from the part walked back into its path; an insert lands in its path once removals from the end shrank the set
+     * below it; an owning group's swaps move members both ways. Removing the member at {@code at} itself never
+     * crosses, nor does clearing the set. When more than
      * {@value MoveLog#KEPT} members moved in one step the check is conservative and may throw when nothing crossed.
      *
      * @param mark what {@link #moveCount()} returned before the step.
@@ -1404,11 +1416,7 @@ public class SparseSet implements AutoCloseable
         if (a != b)
         {
             swapIndices(a, b);
-            if (isWalkedHere())
-            {
-                walkMoves.swapped(a, b);
-                walkMoveCount++;
-            }
+            logSwapUnderWalk(a, b);
         }
     }
 
@@ -2040,11 +2048,7 @@ public class SparseSet implements AutoCloseable
             if (index != last)
             {
                 moveIndex(last, index);
-                if (isWalkedHere())
-                {
-                    walkMoves.swapped(index, last);
-                    walkMoveCount++;
-                }
+                logSwapUnderWalk(index, last);
             }
             UnsafeApi.putInt(sparseAddress, ABSENT);
             size = last;
@@ -2060,10 +2064,9 @@ public class SparseSet implements AutoCloseable
         {
             packedPut(index, Entity.next(entity));
             swapIndices(index, --extent);
-            if (index != extent && isWalkedHere())
+            if (index != extent)
             {
-                walkMoves.swapped(index, extent);
-                walkMoveCount++;
+                logSwapUnderWalk(index, extent);
             }
         }
         memberCount--;
