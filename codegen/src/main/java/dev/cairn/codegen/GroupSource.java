@@ -488,6 +488,8 @@ final class GroupSource
         out.line("private long entity = dev.cairn.Entity.NULL;");
         out.line("private int reorders;");
         out.line("private long moves;");
+        out.line("/** Whether this cursor announced a walk it has not ended yet. */");
+        out.line("private boolean walking;");
         out.blank();
         out.line("private Cursor()");
         out.open();
@@ -528,6 +530,11 @@ final class GroupSource
         {
             out.line(refName(component) + ".moveTo(-1);");
         }
+        out.line("if (walking)");
+        out.open();
+        out.line("walking = false;");
+        out.line("group.endCursorWalk();");
+        out.close();
         out.line("if (!group.isOpen())");
         out.open();
         out.line("group.ensureOpen();");
@@ -557,6 +564,11 @@ final class GroupSource
         out.line("group.ensureOpen();");
         out.line("index = Integer.MAX_VALUE;");
         out.line("reorders = group.reorderCount();");
+        out.line("if (!walking)");
+        out.open();
+        out.line("group.beginCursorWalk();");
+        out.line("walking = true;");
+        out.close();
         out.line("moves = group.moveCount();");
         out.line("group.resetWalkCheck();");
         out.line("entity = dev.cairn.Entity.NULL;");

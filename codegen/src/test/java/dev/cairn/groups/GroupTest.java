@@ -264,6 +264,49 @@ final class GroupTest
     }
 
     @Test
+    void aCursorStillStopsAtACrossingAfterAnEarlierCursorWalkWasLeftHalfWayAndTheGroupLogsNothingOnceWalksEnd()
+    {
+        final long[] e = entities(8);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final RuntimeGroup group = movement.group();
+
+        final GroupFixtures_MovementGroup.Cursor abandoned = movement.cursor();
+        assertTrue(abandoned.next());
+        final GroupFixtures_MovementGroup.Cursor cursor = movement.cursor();
+        final List<Long> visited = new ArrayList<>();
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+        {
+            while (cursor.next())
+            {
+                visited.add(cursor.entity());
+                final int victim = (int)cursor.pos().x() - 5;
+                if (victim >= 0 && velocities.contains(e[victim]))
+                {
+                    velocities.erase(e[victim]);
+                }
+            }
+        });
+        assertTrue(stopped.getMessage().contains("other entities left or joined it"), stopped.getMessage());
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+
+        final GroupFixtures_MovementGroup.Cursor finished = movement.cursor();
+        while (finished.next())
+        {
+            assertTrue(group.contains(finished.entity()));
+        }
+        final long moves = group.moveCount();
+        velocities.erase(e[0]);
+        velocities.emplace(e[0], 0f, 0f);
+        assertEquals(moves, group.moveCount(), "no walk runs: joins and leaves cost no logging");
+        assertAligned(group);
+    }
+
+    @Test
     void aRuntimeGroupsWalkStopsInsteadOfVisitingTwiceWhenItsActionDestroysAnotherMember()
     {
         for (final boolean owning : new boolean[] {true, false})

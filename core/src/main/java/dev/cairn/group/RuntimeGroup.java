@@ -67,10 +67,12 @@ public final class RuntimeGroup implements AutoCloseable
     private int length;
     private boolean closed;
     /**
-     * Every move joins and leaves made in the group's range since it was built (its own or a nesting group's), for
-     * walks that check that their action moved no entity across them ({@link #checkWalk}).
+     * The moves joins and leaves made in the group's range (its own or a nesting group's) while a walk ran, for walks
+     * that check that their action moved no entity across them ({@link #checkWalk}).
      */
     private final MoveLog moves = new MoveLog();
+    /** The walks and cursor walks under way: moves are logged only while there is one. */
+    private int walks;
 
     private RuntimeGroup(final Builder builder)
     {
@@ -232,6 +234,7 @@ public final class RuntimeGroup implements AutoCloseable
     {
         ensureOpen();
         lead().beginIteration();
+        walks++;
         resetWalkCheck();
     }
 
@@ -258,12 +261,33 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void endIteration()
     {
+        walks--;
         lead().endIteration();
     }
 
     /**
-     * How many moves joins and leaves made in the group's range so far: a walk reads it before a step and passes it
-     * to {@link #checkWalk} when it changed.
+     * Announces the walk of a cursor, which cannot announce itself as {@link #beginIteration()} does: until
+     * {@link #endCursorWalk()}, joins and leaves log their moves for {@link #checkWalk}. A generated cursor calls it
+     * when reset, unless its walk before was never ended (a loop left early keeps the logging on, which only costs
+     * time, until that cursor reaches its end).
+     */
+    public void beginCursorWalk()
+    {
+        walks++;
+    }
+
+    /**
+     * Ends a walk announced by {@link #beginCursorWalk()}: a generated cursor calls it when it reaches its end.
+     */
+    public void endCursorWalk()
+    {
+        walks--;
+    }
+
+    /**
+     * How many moves joins and leaves made in the group's range so far while a walk was announced
+     * ({@link #beginIteration()}, {@link #beginCursorWalk()}): a walk reads it before a step and passes it to
+     * {@link #checkWalk} when it changed.
      *
      * @return the count.
      */
@@ -312,7 +336,10 @@ public final class RuntimeGroup implements AutoCloseable
     /** Logs a swap of two indices of the range. */
     private void moved(final int a, final int b)
     {
-        moves.swapped(a, b);
+        if (walks != 0)
+        {
+            moves.swapped(a, b);
+        }
     }
 
     /**
@@ -321,7 +348,10 @@ public final class RuntimeGroup implements AutoCloseable
      */
     private void joined(final int at)
     {
-        moves.joined(at);
+        if (walks != 0)
+        {
+            moves.joined(at);
+        }
     }
 
     /**
@@ -526,7 +556,7 @@ public final class RuntimeGroup implements AutoCloseable
         }
         else if (family.groups.size() == 1)
         {
-            moveOut(entity);
+            moveOut(owned[0].indexOf(entity));
         }
         else
         {
@@ -562,7 +592,10 @@ public final class RuntimeGroup implements AutoCloseable
         joined(at);
         for (int k = 0; k < owned.length; k++)
         {
-            owned[k].swapOwned(family, from[k], at);
+            if (from[k] != at)
+            {
+                owned[k].swapOwned(family, from[k], at);
+            }
         }
     }
 
@@ -603,13 +636,12 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Swaps an entity in the range out of it (its nested groups let it go already). It sits at the same index in
-     * every owned storage, so one lookup finds it in all of them.
+     * Swaps the entity at {@code from} in the range out of it (its nested groups let it go already): it sits at that
+     * index in every owned storage.
      */
-    private void moveOut(final long entity)
+    private void moveOut(final int from)
     {
         final int at = --length;
-        final int from = owned[0].indexOf(entity);
         family.moved(from, at);
         for (final ComponentStorage<?> storage : owned)
         {
@@ -727,7 +759,15 @@ public final class RuntimeGroup implements AutoCloseable
         {
             if (!excluded)
             {
-                if (holds(entity, index))
+                if (isOwned && family.groups.size() == 1)
+                {
+                    // The entity sits at the same index in every owned storage.
+                    if (index < length)
+                    {
+                        moveOut(index);
+                    }
+                }
+                else if (holds(entity, index))
                 {
                     leave(entity);
                 }
@@ -758,9 +798,9 @@ public final class RuntimeGroup implements AutoCloseable
         /** Logs a swap in the owned storages: it moves entities in the range of every group of the family. */
         void moved(final int a, final int b)
         {
-            for (final RuntimeGroup group : groups)
+            for (int k = 0; k < groups.size(); k++)
             {
-                group.moved(a, b);
+                groups.get(k).moved(a, b);
             }
         }
 
@@ -810,7 +850,7 @@ public final class RuntimeGroup implements AutoCloseable
                 final RuntimeGroup each = groups.get(k);
                 if (each.inGroup(entity))
                 {
-                    each.moveOut(entity);
+                    each.moveOut(each.owned[0].indexOf(entity));
                 }
                 if (each == group)
                 {

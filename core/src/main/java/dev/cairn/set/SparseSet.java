@@ -1407,7 +1407,9 @@ public class SparseSet implements AutoCloseable
             ensureOpen();
             throw new IllegalStateException(name + " is not owned by the caller; only its owner may swapOwned");
         }
-        if (a < 0 || a >= extent || b < 0 || b >= extent || packedGet(a) < 0 || packedGet(b) < 0)
+        final long entityA = a >= 0 && a < extent ? packedGet(a) : Entity.NULL;
+        final long entityB = b >= 0 && b < extent ? packedGet(b) : Entity.NULL;
+        if ((entityA | entityB) < 0)
         {
             throw new IndexOutOfBoundsException(
                 "cannot swap indices " + a + " and " + b + " of " + name + ": both must hold members of [0, " +
@@ -1415,7 +1417,12 @@ public class SparseSet implements AutoCloseable
         }
         if (a != b)
         {
-            swapIndices(a, b);
+            layoutVersion++;
+            packedPut(a, entityB);
+            packedPut(b, entityA);
+            dense.swapFrom(1, a, b);
+            sparsePut(Entity.index(entityB), a);
+            sparsePut(Entity.index(entityA), b);
             logSwapUnderWalk(a, b);
         }
     }
