@@ -180,24 +180,42 @@ public final class Columns
      */
     public void move(final int from, final int to)
     {
+        moveFrom(0, from, to);
+    }
+
+    /**
+     * Copies slot {@code from} over slot {@code to} in the columns from {@code first} on: a sparse set that moves its
+     * packed column itself passes 1.
+     *
+     * @param first the first column to copy.
+     * @param from  a slot below the capacity.
+     * @param to    a slot below the capacity.
+     */
+    public void moveFrom(final int first, final int from, final int to)
+    {
         final long[] addresses = this.addresses;
-        for (int k = 0; k < addresses.length; k++)
+        final int[] shifts = this.shifts;
+        for (int k = first; k < addresses.length; k++)
         {
-            final long base = addresses[k];
-            switch (shifts[k])
+            // As in swapFrom: predictable branches, commonest width first.
+            final int shift = shifts[k];
+            final long target = addresses[k] + ((long)to << shift);
+            final long source = addresses[k] + ((long)from << shift);
+            if (shift == 2)
             {
-                case 0:
-                    UnsafeApi.putByte(base + to, UnsafeApi.getByte(base + from));
-                    break;
-                case 1:
-                    UnsafeApi.putShort(base + ((long)to << 1), UnsafeApi.getShort(base + ((long)from << 1)));
-                    break;
-                case 2:
-                    UnsafeApi.putInt(base + ((long)to << 2), UnsafeApi.getInt(base + ((long)from << 2)));
-                    break;
-                default:
-                    UnsafeApi.putLong(base + ((long)to << 3), UnsafeApi.getLong(base + ((long)from << 3)));
-                    break;
+                UnsafeApi.putInt(target, UnsafeApi.getInt(source));
+            }
+            else if (shift == 3)
+            {
+                UnsafeApi.putLong(target, UnsafeApi.getLong(source));
+            }
+            else if (shift == 1)
+            {
+                UnsafeApi.putShort(target, UnsafeApi.getShort(source));
+            }
+            else
+            {
+                UnsafeApi.putByte(target, UnsafeApi.getByte(source));
             }
         }
     }
@@ -227,7 +245,7 @@ public final class Columns
         final int[] shifts = this.shifts;
         for (int k = first; k < addresses.length; k++)
         {
-            // Tested from the commonest width down: a chain of predictable branches beats a switch's jump here.
+            // Commonest width first: a chain of predictable branches, where a switch would jump through a table.
             final int shift = shifts[k];
             final long addressA = addresses[k] + ((long)a << shift);
             final long addressB = addresses[k] + ((long)b << shift);

@@ -2123,7 +2123,8 @@ public class SparseSet implements AutoCloseable
     {
         layoutVersion++;
         final long entity = packedGet(from);
-        dense.move(from, to);
+        packedPut(to, entity);
+        dense.moveFrom(1, from, to);
         sparsePut(Entity.index(entity), to);
     }
 
