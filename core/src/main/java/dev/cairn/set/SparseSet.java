@@ -420,6 +420,38 @@ public class SparseSet implements AutoCloseable
         return insertSlowly(entity, sparseAddress);
     }
 
+    /**
+     * The packed index of {@code entity}, which is inserted first (as by {@link #insertMember}) if it is not a member:
+     * one lookup serves both, for a write that adds or overwrites.
+     *
+     * @param entity a well-formed handle.
+     * @return the index if it was a member; {@code -1 - index} if it was inserted at {@code index}.
+     * @throws IllegalArgumentException  as {@link #insert(long)}, if it had to be inserted.
+     * @throws IllegalStateException     if the set is closed, or it had to be inserted while the structure is locked.
+     * @throws OffHeapExhaustedException if memory cannot be allocated.
+     */
+    protected final int indexOrInsertMember(final long entity)
+    {
+        if (closed)
+        {
+            ensureOpen();
+        }
+        final long sparseAddress = sparseAddressOf(Entity.index(entity));
+        final int index = indexOf(entity, sparseAddress);
+        if (index >= 0)
+        {
+            return index;
+        }
+        // Anything but the common case (no hooks, page there, index absent, room) goes the way insertMember goes.
+        if (locked || hooked || clearedUnderWalk || sparseAddress == 0 || UnsafeApi.getInt(sparseAddress) >= 0 ||
+            size >= dense.capacity() && !hasHole())
+        {
+            return -1 - insertMember(entity);
+        }
+        checkInsertable(entity);
+        return -1 - place(entity, sparseAddress);
+    }
+
     private int insertSlowly(final long entity, final long knownSparseAddress)
     {
         final int entityIndex = Entity.index(entity);

@@ -488,16 +488,16 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             throw new IndexOutOfBoundsException("a row of " + rowBytes() + " bytes at " + offset + " does not fit in " +
                 "an array of " + row.length);
         }
-        int index = indexOf(entity);
-        if (index >= 0)
+        final int found = indexOrInsertMember(entity);
+        if (found >= 0)
         {
             checkPatchable(entity);
-            writeRow(index, row, offset);
-            updated(entity, index);
+            writeRow(found, row, offset);
+            updated(entity, found);
         }
         else
         {
-            index = insertMember(entity);
+            final int index = -1 - found;
             writeRow(index, row, offset);
             added(entity, index);
         }
