@@ -56,6 +56,8 @@ public final class ResultsPage
         "- Components: `Position(float x, float y)`, `Velocity(float dx, float dy)`, `Acceleration(float ax, float",
         "  ay)` and a tag `Frozen`.",
         "- *create*: create N entities with Position and Velocity in a new, empty world (one per invocation).",
+        "  *memory mapped*: the same in a world cleared before each invocation (Cairn only), whose memory its last",
+        "  fill touched already; the difference is the kernel mapping fresh pages on first touch.",
         "  *destroy*: destroy all N of them (the world is refilled before each invocation, not timed).",
         "  *add + remove*: add Acceleration to each of N entities, then remove it from each.",
         "- *iterate 1/2/3*: over N entities that have all three components: `p += (1, 1)`; `p += v`; `p += v; v += a`.",

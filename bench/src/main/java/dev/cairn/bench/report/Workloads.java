@@ -10,6 +10,8 @@ public enum Workloads
 {
     /** Create entities with two components. */
     CREATE("create", "create entity + 2 components"),
+    /** The same in a world cleared since its last fill, whose memory is mapped already. */
+    CREATE_REUSED("createReused", "create entity + 2 components, memory mapped (cleared world)"),
     /** Destroy entities with two components. */
     DESTROY("destroy", "destroy entity (2 components)"),
     /** Destroy every entity with two components in one call ({@code World.destroy(long[], int)}). */
