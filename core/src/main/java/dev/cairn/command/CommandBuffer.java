@@ -572,7 +572,12 @@ public final class CommandBuffer
             final long at = ByteArrays.BASE + start;
             UnsafeApi.putIntUnaligned(bytes, at, operation | rowBytes << ROW_SHIFT | typeId << TYPE_SHIFT);
             UnsafeApi.putLongUnaligned(bytes, at + Integer.BYTES, entity);
-            row.bytes = bytes;
+            if (row.bytes != bytes)
+            {
+                // Only after a growth: a reference store costs a garbage-collector barrier, which with every
+                // command was most of the cost of recording.
+                row.bytes = bytes;
+            }
             row.offset = start + HEADER_BYTES;
             row.length = rowBytes;
             length = end;
