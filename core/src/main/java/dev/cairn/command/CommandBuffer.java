@@ -574,8 +574,8 @@ public final class CommandBuffer
             UnsafeApi.putLongUnaligned(bytes, at + Integer.BYTES, entity);
             if (row.bytes != bytes)
             {
-                // Only after a growth: a reference store costs a garbage-collector barrier, which with every
-                // command was most of the cost of recording.
+                // Only after a growth: a reference store pays G1's write barrier (a memory fence once the row is in
+                // the old generation), which with every command slowed recording down.
                 row.bytes = bytes;
             }
             row.offset = start + HEADER_BYTES;
