@@ -223,7 +223,6 @@ final class GroupSource
                 "world is closed; from {@code action}, closing the world or the group, or sorting it, throws too.");
         out.line("public void forEach(final Action action)");
         out.open();
-        IterationGuard.enter(out, className, "a second " + className);
         out.line("final RuntimeGroup group = this.group;");
         for (final ViewComponent component : passed)
         {
@@ -231,6 +230,7 @@ final class GroupSource
                 ";");
         }
         out.line("group.beginIteration();");
+        IterationGuard.enter(out, className, "a second " + className, "group.endIteration();");
 
         out.line("try");
         out.open();

@@ -31,10 +31,29 @@ final class IterationGuard
      */
     static void enter(final JavaWriter out, final String className, final String inner)
     {
+        enter(out, className, inner, null);
+    }
+
+    /**
+     * {@link #enter(JavaWriter, String, String)} after the walk was announced: {@code undo} (for example
+     * {@code "group.endIteration();"}) ends that announcement before the guard throws. Announcing first means a walk
+     * that cannot start (its world is closed) throws before the field is set, not with the field left set.
+     *
+     * @param out       where the statements go.
+     * @param className the generated class, for the messages.
+     * @param inner     what to iterate in an inner loop instead.
+     * @param undo      the statement that ends the announcement, or null if there is none.
+     */
+    static void enter(final JavaWriter out, final String className, final String inner, final String undo)
+    {
         out.line("final Thread thread = Thread.currentThread();");
         out.line("final Thread iterating = " + FIELD + ";");
         out.line("if (iterating != null)");
         out.open();
+        if (undo != null)
+        {
+            out.line(undo);
+        }
         out.line("throw new IllegalStateException(iterating == thread ?");
         out.line("    \"" + className + ".forEach was called from inside its own action, \" +");
         out.line("    \"which would move the Refs of the outer loop: \" +");

@@ -208,7 +208,6 @@ final class ObserverSource
                 "world is closed; from {@code action}, closing the world or the observer throws too.");
         out.line("public void forEach(final Action action)");
         out.open();
-        IterationGuard.enter(out, className, "a second " + className);
         out.line("final RuntimeObserver observer = this.observer;");
         for (final ViewComponent component : passed)
         {
@@ -216,6 +215,7 @@ final class ObserverSource
                 ";");
         }
         out.line("observer.beginIteration();");
+        IterationGuard.enter(out, className, "a second " + className, "observer.endIteration();");
 
         out.line("try");
         out.open();

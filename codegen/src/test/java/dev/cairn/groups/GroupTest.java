@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -261,6 +262,73 @@ final class GroupTest
         assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
         assertAligned(movement.group());
         assertEquals(7, movement.size(), "the change itself was made");
+    }
+
+    @Test
+    void walksOfTheGroupFromTheActionsOfAParallelIterationLeaveItsWalkCheckAsItWas() throws Exception
+    {
+        final long[] e = entities(2000);
+        for (int i = 0; i < e.length; i++)
+        {
+            hps.emplace(e[i], i);
+            if (i < 8)
+            {
+                positions.emplace(e[i], i, 0f);
+                velocities.emplace(e[i], i, 0f);
+            }
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final RuntimeGroup group = movement.group();
+        final ForkJoinPool pool = new ForkJoinPool(2);
+        try
+        {
+            for (int round = 0; round < 50; round++)
+            {
+                world.view(Hp.class).parallelForEach(pool, 1, entity -> group.forEach(member -> { }));
+            }
+        }
+        finally
+        {
+            pool.shutdown();
+        }
+
+        // Every walk has ended: joins and leaves log nothing, and a walk that starts now checks as it should.
+        final long moves = group.moveCount();
+        velocities.erase(e[7]);
+        velocities.emplace(e[7], 7f, 0f);
+        assertEquals(moves, group.moveCount(), "no walk runs once every parallel action returned");
+        final List<Long> visited = new ArrayList<>();
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            movement.forEach((entity, pos, vel) ->
+            {
+                visited.add(entity);
+                if (visited.size() == 1)
+                {
+                    velocities.erase(group.entityAt(0));
+                }
+            }));
+        assertTrue(stopped.getMessage().contains("other entities left or joined it"), stopped.getMessage());
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+    }
+
+    @Test
+    void aClosedGroupsForEachSaysItIsClosedEveryTime()
+    {
+        final long[] e = entities(2);
+        for (final long entity : e)
+        {
+            positions.emplace(entity, 0f, 0f);
+            velocities.emplace(entity, 0f, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        movement.close();
+
+        for (int attempt = 0; attempt < 2; attempt++)
+        {
+            final IllegalStateException closed =
+                assertThrows(IllegalStateException.class, () -> movement.forEach((entity, pos, vel) -> { }));
+            assertTrue(closed.getMessage().contains("closed"), "every attempt says why: " + closed.getMessage());
+        }
     }
 
     @Test

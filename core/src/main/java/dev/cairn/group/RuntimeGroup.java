@@ -12,6 +12,8 @@ import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.StorageHook;
 import dev.cairn.storage.Storages;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -50,6 +52,19 @@ import java.util.function.LongConsumer;
  */
 public final class RuntimeGroup implements AutoCloseable
 {
+    private static final VarHandle WALKS;
+
+    static
+    {
+        try
+        {
+            WALKS = MethodHandles.lookup().findVarHandle(RuntimeGroup.class, "walks", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final Registry world;
     private final ComponentStorage<?>[] owned;
@@ -71,7 +86,11 @@ public final class RuntimeGroup implements AutoCloseable
      * that check that their action moved no entity across them ({@link #checkWalk}).
      */
     private final MoveLog moves = new MoveLog();
-    /** The walks and cursor walks under way: moves are logged only while there is one. */
+    /**
+     * The walks and cursor walks under way: moves are logged only while there is one. Changed atomically through
+     * {@link #WALKS}, since a walk may be announced from any thread (the actions of a parallel iteration may walk the
+     * group); read plainly where moves are logged, by the one thread that may change the structure.
+     */
     private int walks;
 
     private RuntimeGroup(final Builder builder)
@@ -234,7 +253,7 @@ public final class RuntimeGroup implements AutoCloseable
     {
         ensureOpen();
         lead().beginIteration();
-        walks++;
+        WALKS.getAndAdd(this, 1);
         resetWalkCheck();
     }
 
@@ -261,7 +280,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void endIteration()
     {
-        walks--;
+        WALKS.getAndAdd(this, -1);
         lead().endIteration();
     }
 
@@ -273,7 +292,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void beginCursorWalk()
     {
-        walks++;
+        WALKS.getAndAdd(this, 1);
     }
 
     /**
@@ -281,7 +300,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void endCursorWalk()
     {
-        walks--;
+        WALKS.getAndAdd(this, -1);
     }
 
     /**
