@@ -252,9 +252,14 @@ public final class RuntimeGroup implements AutoCloseable
     public void beginIteration()
     {
         ensureOpen();
-        lead().beginIteration();
+        final SparseSet lead = lead();
+        lead.beginIteration();
         WALKS.getAndAdd(this, 1);
-        resetWalkCheck();
+        if (!lead.isStructureLocked())
+        {
+            // Under a parallel iteration nothing moves, and the actions' walks would race on the log.
+            resetWalkCheck();
+        }
     }
 
     /**
