@@ -312,6 +312,34 @@ final class GroupTest
     }
 
     @Test
+    void endingAGroupWalkThatWasNeverAnnouncedIsRefusedAndLeavesTheWalkCheckOn()
+    {
+        final long[] e = entities(8);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final RuntimeGroup group = movement.group();
+
+        assertThrows(IllegalStateException.class, group::endCursorWalk);
+        assertThrows(IllegalStateException.class, group::endIteration);
+
+        final List<Long> visited = new ArrayList<>();
+        assertThrows(IllegalStateException.class, () ->
+            movement.forEach((entity, pos, vel) ->
+            {
+                visited.add(entity);
+                if (visited.size() == 1)
+                {
+                    velocities.erase(group.entityAt(0));
+                }
+            }), "the refused calls left the count at zero, so the walk logs its moves and stops at the crossing");
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+    }
+
+    @Test
     void aClosedGroupsForEachSaysItIsClosedEveryTime()
     {
         final long[] e = entities(2);

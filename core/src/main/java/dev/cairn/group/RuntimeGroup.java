@@ -282,10 +282,12 @@ public final class RuntimeGroup implements AutoCloseable
 
     /**
      * Ends a walk announced by {@link #beginIteration()}.
+     *
+     * @throws IllegalStateException if no walk is announced; nothing changes then.
      */
     public void endIteration()
     {
-        WALKS.getAndAdd(this, -1);
+        endWalk("endIteration()");
         lead().endIteration();
     }
 
@@ -302,10 +304,23 @@ public final class RuntimeGroup implements AutoCloseable
 
     /**
      * Ends a walk announced by {@link #beginCursorWalk()}: a generated cursor calls it when it reaches its end.
+     *
+     * @throws IllegalStateException if no walk is announced; nothing changes then.
      */
     public void endCursorWalk()
     {
-        WALKS.getAndAdd(this, -1);
+        endWalk("endCursorWalk()");
+    }
+
+    /** Counts a walk ended, refusing a call that ends none: a count below zero would turn a later walk's check off. */
+    private void endWalk(final String call)
+    {
+        if ((int)WALKS.getAndAdd(this, -1) <= 0)
+        {
+            WALKS.getAndAdd(this, 1);
+            throw new IllegalStateException(call + " on group " + description + " without a walk to end; " +
+                "announce each walk once and end it once");
+        }
     }
 
     /**

@@ -1122,10 +1122,20 @@ public class SparseSet implements AutoCloseable
 
     /**
      * Ends an iteration announced by {@link #beginIteration()}.
+     *
+     * @throws IllegalStateException if no iteration is announced: the count stays as it was, so that an unpaired call
+     *                               cannot let the set be closed under a running iteration.
      */
     public final void endIteration()
     {
-        if ((int)ITERATIONS.getAndAdd(this, -1) == 1)
+        final int before = (int)ITERATIONS.getAndAdd(this, -1);
+        if (before <= 0)
+        {
+            ITERATIONS.getAndAdd(this, 1);
+            throw new IllegalStateException("endIteration() on " + name + " without a beginIteration() to end; " +
+                "call them in pairs, endIteration() in a finally block");
+        }
+        if (before == 1)
         {
             clearedUnderWalk = false;
             if (punchedUnderWalk)

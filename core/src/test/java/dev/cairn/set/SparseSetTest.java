@@ -116,6 +116,31 @@ class SparseSetTest
     }
 
     @Test
+    void anEndIterationWithoutABeginIsRefusedAndCannotLetTheSetCloseUnderARunningIteration()
+    {
+        try (SparseSet set = new SparseSet(DeletionPolicy.SWAP_AND_POP))
+        {
+            set.insert(A);
+            final IllegalStateException unpaired = assertThrows(IllegalStateException.class, set::endIteration);
+            assertTrue(unpaired.getMessage().contains("without a beginIteration()"), unpaired.getMessage());
+            assertFalse(set.isIterating());
+
+            set.beginIteration();
+            try
+            {
+                assertTrue(set.isIterating(), "the refused call took nothing off the count");
+                assertThrows(IllegalStateException.class, set::close, "closing under the iteration is still refused");
+            }
+            finally
+            {
+                set.endIteration();
+            }
+            assertFalse(set.isIterating());
+            assertThrows(IllegalStateException.class, set::endIteration);
+        }
+    }
+
+    @Test
     void removeAllOutsideTheArrayIsRefusedBeforeAnythingIsRemoved()
     {
         try (PayloadSet set = payloadSet(DeletionPolicy.SWAP_AND_POP, A, B, C))
