@@ -236,12 +236,7 @@ final class GroupTest
     @Test
     void makingAnEntityNotYetVisitedLeaveTheGroupStopsTheWalkInsteadOfVisitingAnotherTwice()
     {
-        final long[] e = entities(8);
-        for (int i = 0; i < e.length; i++)
-        {
-            positions.emplace(e[i], i, 0f);
-            velocities.emplace(e[i], i, 0f);
-        }
+        final long[] e = movers(8);
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
         final List<Long> visited = new ArrayList<>();
 
@@ -297,46 +292,22 @@ final class GroupTest
         velocities.erase(e[7]);
         velocities.emplace(e[7], 7f, 0f);
         assertEquals(moves, group.moveCount(), "no walk runs once every parallel action returned");
-        final List<Long> visited = new ArrayList<>();
-        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
-            movement.forEach((entity, pos, vel) ->
-            {
-                visited.add(entity);
-                if (visited.size() == 1)
-                {
-                    velocities.erase(group.entityAt(0));
-                }
-            }));
+        final IllegalStateException stopped = walkWhereTheFirstVisitMakesTheFrontEntityLeave(movement);
         assertTrue(stopped.getMessage().contains("other entities left or joined it"), stopped.getMessage());
-        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
     }
 
     @Test
     void endingAGroupWalkThatWasNeverAnnouncedIsRefusedAndLeavesTheWalkCheckOn()
     {
-        final long[] e = entities(8);
-        for (int i = 0; i < e.length; i++)
-        {
-            positions.emplace(e[i], i, 0f);
-            velocities.emplace(e[i], i, 0f);
-        }
+        movers(8);
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
         final RuntimeGroup group = movement.group();
 
         assertThrows(IllegalStateException.class, group::endCursorWalk);
         assertThrows(IllegalStateException.class, group::endIteration);
 
-        final List<Long> visited = new ArrayList<>();
-        assertThrows(IllegalStateException.class, () ->
-            movement.forEach((entity, pos, vel) ->
-            {
-                visited.add(entity);
-                if (visited.size() == 1)
-                {
-                    velocities.erase(group.entityAt(0));
-                }
-            }), "the refused calls left the count at zero, so the walk logs its moves and stops at the crossing");
-        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+        // The refused calls left the count at zero, so the walk logs its moves and stops at the crossing.
+        walkWhereTheFirstVisitMakesTheFrontEntityLeave(movement);
     }
 
     @Test
@@ -362,12 +333,7 @@ final class GroupTest
     @Test
     void aCursorStillStopsAtACrossingAfterAnEarlierCursorWalkWasLeftHalfWayAndTheGroupLogsNothingOnceWalksEnd()
     {
-        final long[] e = entities(8);
-        for (int i = 0; i < e.length; i++)
-        {
-            positions.emplace(e[i], i, 0f);
-            velocities.emplace(e[i], i, 0f);
-        }
+        final long[] e = movers(8);
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
         final RuntimeGroup group = movement.group();
 
@@ -917,6 +883,40 @@ final class GroupTest
             () -> world.group().owning(Pos.class, Vel.class).build()));
 
         assertTrue(world.groups().isEmpty());
+    }
+
+    /** Entities {@code e[i]} with a Pos of x = i and a Vel of dx = i. */
+    private long[] movers(final int count)
+    {
+        final long[] e = entities(count);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        return e;
+    }
+
+    /**
+     * Walks the group; the first visit makes the entity at the front leave, which swaps the visited one (at the back)
+     * into the part still to walk. Asserts the walk stops without visiting an entity twice.
+     */
+    private IllegalStateException walkWhereTheFirstVisitMakesTheFrontEntityLeave(
+        final GroupFixtures_MovementGroup movement)
+    {
+        final RuntimeGroup group = movement.group();
+        final List<Long> visited = new ArrayList<>();
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            movement.forEach((entity, pos, vel) ->
+            {
+                visited.add(entity);
+                if (visited.size() == 1)
+                {
+                    velocities.erase(group.entityAt(0));
+                }
+            }));
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+        return stopped;
     }
 
     private long[] entities(final int count)

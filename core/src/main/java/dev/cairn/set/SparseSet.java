@@ -410,7 +410,12 @@ public class SparseSet implements AutoCloseable
         {
             beforeInsert(entity);
         }
-        final long sparseAddress = sparseAddressOf(Entity.index(entity));
+        return insertAt(entity, sparseAddressOf(Entity.index(entity)));
+    }
+
+    /** Inserts an entity found insertable, whose sparse entry is at {@code sparseAddress} (0: its page is missing). */
+    private int insertAt(final long entity, final long sparseAddress)
+    {
         // The common case stays small enough for the JIT to inline: the page exists, the entity index is absent and a
         // packed index is free. Allocation, revival and refusal are out of line.
         if (sparseAddress != 0 && UnsafeApi.getInt(sparseAddress) < 0 && (size < dense.capacity() || hasHole()))
@@ -442,14 +447,13 @@ public class SparseSet implements AutoCloseable
         {
             return index;
         }
-        // Anything but the common case (no hooks, page there, index absent, room) goes the way insertMember goes.
-        if (locked || hooked || clearedUnderWalk || sparseAddress == 0 || UnsafeApi.getInt(sparseAddress) >= 0 ||
-            size >= dense.capacity() && !hasHole())
+        if (locked || hooked || clearedUnderWalk)
         {
+            // Refused, or the hooks may change the set before the insert: the way insertMember goes.
             return -1 - insertMember(entity);
         }
         checkInsertable(entity);
-        return -1 - place(entity, sparseAddress);
+        return -1 - insertAt(entity, sparseAddress);
     }
 
     private int insertSlowly(final long entity, final long knownSparseAddress)
@@ -1459,12 +1463,7 @@ public class SparseSet implements AutoCloseable
         }
         if (a != b)
         {
-            layoutVersion++;
-            packedPut(a, entityB);
-            packedPut(b, entityA);
-            dense.swapFrom(1, a, b);
-            sparsePut(Entity.index(entityB), a);
-            sparsePut(Entity.index(entityA), b);
+            swapMembers(a, entityA, b, entityB);
             logSwapUnderWalk(a, b);
         }
     }
@@ -2173,14 +2172,21 @@ public class SparseSet implements AutoCloseable
     /** Swaps two indices (packed, payload and their sparse entries); neither may be a tombstone. */
     private void swapIndices(final int a, final int b)
     {
-        if (a == b)
+        if (a != b)
         {
-            return;
+            swapMembers(a, packedGet(a), b, packedGet(b));
         }
+    }
+
+    /** Swaps two distinct indices whose packed entries the caller has read: packed, payload and sparse entries. */
+    private void swapMembers(final int a, final long entityA, final int b, final long entityB)
+    {
         layoutVersion++;
-        dense.swap(a, b);
-        sparsePut(Entity.index(packedGet(a)), a);
-        sparsePut(Entity.index(packedGet(b)), b);
+        packedPut(a, entityB);
+        packedPut(b, entityA);
+        dense.swapFrom(1, a, b);
+        sparsePut(Entity.index(entityB), a);
+        sparsePut(Entity.index(entityA), b);
     }
 
     private void ensureReorderable(final String operation)
