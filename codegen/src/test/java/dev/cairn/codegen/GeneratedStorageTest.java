@@ -2,6 +2,7 @@ package dev.cairn.codegen;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
+import dev.cairn.World;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.codegen.fixture.Position;
 import dev.cairn.codegen.fixture.PositionStorage;
@@ -18,6 +19,8 @@ import dev.cairn.storage.Clock;
 import dev.cairn.storage.ComponentType;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -86,6 +89,39 @@ final class GeneratedStorageTest
             assertEquals(new Position(5f, 6f), positions.get(A));
             positions.patch(A, 7f, 8f);
             assertEquals(new Position(7f, 8f), positions.get(A));
+        }
+    }
+
+    @Test
+    void aRowAddsOrOverwritesAndOnlyTheIfAliveFormLeavesAnEntityThatIsNotAliveAlone()
+    {
+        try (World world = new World())
+        {
+            final PositionStorage positions = world.storage(PositionStorage.TYPE);
+            final long alive = world.create();
+            final long dead = world.create();
+            world.destroy(dead);
+            final byte[] row = new byte[3 + positions.rowBytes()];
+            final ByteBuffer fields = ByteBuffer.wrap(row).order(ByteOrder.nativeOrder());
+            fields.putFloat(3 + positions.rowOffset(0), 1.5f).putFloat(3 + positions.rowOffset(1), -2f);
+
+            assertTrue(positions.putRowIfAlive(alive, row, 3), "added");
+            assertEquals(new Position(1.5f, -2f), positions.get(alive));
+            fields.putFloat(3 + positions.rowOffset(0), 9f);
+            assertTrue(positions.putRowIfAlive(alive, row, 3), "overwritten");
+            assertEquals(new Position(9f, -2f), positions.get(alive));
+            assertEquals(1, positions.size());
+
+            assertFalse(positions.putRowIfAlive(dead, row, 3));
+            assertFalse(positions.putRowIfAlive(Entity.NULL, row, 3));
+            assertFalse(positions.putRowIfAlive(Entity.of(40, 0), row, 3), "never created");
+            assertEquals(1, positions.size());
+            final IllegalArgumentException refused =
+                assertThrows(IllegalArgumentException.class, () -> positions.putRow(dead, row, 3));
+            assertTrue(refused.getMessage().contains(Entity.toString(dead)), refused.getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> positions.putRowIfAlive(alive, row, 4));
+            assertThrows(IndexOutOfBoundsException.class, () -> positions.putRowIfAlive(dead, row, -1));
+            assertEquals(new Position(9f, -2f), positions.get(alive), "a refused row changes nothing");
         }
     }
 

@@ -486,19 +486,38 @@ final class CommandBufferTest
         });
         writer.start();
         final long until = System.nanoTime() + 500_000_000L;
+        int refused = 0;
         while (System.nanoTime() < until)
         {
             final CommandBuffer fresh = new CommandBuffer(world);
             for (int i = 0; i < 2_000; i++)
             {
+                // Rows of two lengths, so that the writer may take a longer row's length with a shorter one's start
+                // and write over the next command's header.
                 shared[0] = fresh.record(false, positions, entity);
                 shared[0].putFloat(0, 1f);
                 shared[0].putFloat(4, 2f);
+                fresh.add(entity, frozen);
+            }
+            try
+            {
+                fresh.apply();
+            }
+            catch (final IllegalStateException overwritten)
+            {
+                assertTrue(overwritten.getMessage().contains("a Row was written from a thread other than"),
+                    overwritten.getMessage());
+                refused++;
             }
         }
         done.set(true);
         writer.join();
-        assertTrue(world.valid(entity), "the JVM and the world survived");
+        assertTrue(world.valid(entity), "the JVM and the world survived (" + refused + " applies found lanes " +
+            "overwritten)");
+        assertEquals(1, world.aliveCount(), "nothing the writer left in a lane created or destroyed an entity");
+        final Position position = positions.get(entity);
+        final float written = Float.intBitsToFloat(0x4141_4141);
+        assertTrue(position.x() == 1f || position.x() == written, position.toString());
     }
 
     @Test

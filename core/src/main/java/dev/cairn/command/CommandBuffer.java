@@ -67,11 +67,13 @@ public final class CommandBuffer
     static final byte REMOVE = 5;
 
     /**
-     * Bytes of a command before its row: an int holding the operation (bits 0 to 2), the row's length (bits 3 to 15)
-     * and the type id (bits 16 to 31), then the entity. The length is there so that a playback finds the next
-     * command without looking the storage up first.
+     * Bytes before a run of commands of one kind: an int holding the operation (bits 0 to 2), the row's length (bits
+     * 3 to 15) and the type id (bits 16 to 31), then the int count of commands in the run. Each command is then its
+     * entity followed by its row. Consecutive commands of one kind share the header, so that a lane holds 16 bytes
+     * for a float pair's add rather than 20: recording and playback stream these bytes through memory, which at a
+     * million commands is what their cost is made of.
      */
-    static final int HEADER_BYTES = Integer.BYTES + Long.BYTES;
+    static final int RUN_HEADER_BYTES = 2 * Integer.BYTES;
     private static final int OPERATION_MASK = 0x7;
     private static final int ROW_SHIFT = 3;
     private static final int MAX_ROW_BYTES = 0x1FFF;
@@ -260,6 +262,10 @@ public final class CommandBuffer
                     "their indices; nothing was applied: clear() the buffer (and record anew after a reset)");
             }
         }
+        for (final Lane lane : lanes)
+        {
+            lane.endRun();
+        }
         final Segments segments = Segments.of(lanes);
         final Playback playback = new Playback(lanes);
         applying = true;
@@ -271,12 +277,20 @@ public final class CommandBuffer
                 final byte[] bytes = lane.bytes;
                 int at = segments.start(k);
                 final int end = Math.min(segments.end(k), bytes.length);
-                while (at < end)
+                while (at >= 0 && at <= end - RUN_HEADER_BYTES)
                 {
                     final int header = getInt(bytes, at);
-                    final int next = at + HEADER_BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
-                    playback.run(lane, bytes, at, header);
-                    at = next;
+                    final int stride = Long.BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
+                    final int first = at + RUN_HEADER_BYTES;
+                    // Bounded by what the segment holds, whatever the count says: only a row misused from another
+                    // thread could have written over it, and that must not make the playback read past the lane.
+                    final int count = Math.min(getInt(bytes, at + Integer.BYTES), (end - first) / stride);
+                    playback.run(lane, bytes, first, header, count);
+                    at = first + Math.max(count, 0) * stride;
+                    if (count <= 0)
+                    {
+                        break;
+                    }
                 }
             }
         }
@@ -512,8 +526,15 @@ public final class CommandBuffer
         /** The thread that records into this lane; once it has ended, a new thread can take the lane over. */
         volatile Thread owner = Thread.currentThread();
         final long placeholderBits;
-        /** The commands, back to back. */
+        /** The commands, back to back, in runs. */
         byte[] bytes = new byte[1024];
+        /**
+         * Where the open run starts, its header (0 when no run is open: the next command starts one) and how many
+         * commands it holds so far, written into its header when it ends.
+         */
+        int runAt;
+        int runHeader;
+        int runCount;
         final Row row = new Row();
         /** The chunk of the owner thread. */
         Chunk chunk = Chunk.current();
@@ -538,6 +559,9 @@ public final class CommandBuffer
         /** The world, whose {@link World#resets()} the first segment since the lane was emptied notes. */
         private final World world;
         long resetsAtFirstCommand;
+        /** The storage this lane recorded for last, and its type id: most commands name the storage the last did. */
+        private ComponentStorage<?> lastStorage;
+        private int lastTypeId;
         /** The storage of each type id this lane recorded for. */
         ComponentStorage<?>[] storagesById = new ComponentStorage<?>[8];
 
@@ -548,13 +572,16 @@ public final class CommandBuffer
             this.placeholderBits = Long.MIN_VALUE | tag | ((long)id << 32);
         }
 
-        /** Appends a command's header, opening a segment if the chunk or epoch changed since the last one. */
+        /** Appends a command without a row, opening a segment if the chunk or epoch changed since the last one. */
         Lane begin(final byte operation, final int typeId, final long entity)
         {
             return begin(operation, typeId, entity, 0);
         }
 
-        /** Appends a command's header and room for a row of {@code rowBytes} just after it, for the caller to fill. */
+        /**
+         * Appends a command (to the open run if it is of the same kind, else in a run of its own) and room for a row
+         * of {@code rowBytes} just after its entity, for the caller to fill.
+         */
         Lane begin(final byte operation, final int typeId, final long entity, final int rowBytes)
         {
             final int from = chunk.from();
@@ -562,27 +589,56 @@ public final class CommandBuffer
             {
                 openSegment(from);
             }
-            final int start = length;
-            final int end = start + HEADER_BYTES + rowBytes;
-            byte[] bytes = this.bytes;
-            if (end > bytes.length || end < 0)
-            {
-                bytes = grow(HEADER_BYTES + rowBytes);
-            }
-            final long at = ByteArrays.BASE + start;
-            UnsafeApi.putIntUnaligned(bytes, at, operation | rowBytes << ROW_SHIFT | typeId << TYPE_SHIFT);
-            UnsafeApi.putLongUnaligned(bytes, at + Integer.BYTES, entity);
+            final int header = operation | rowBytes << ROW_SHIFT | typeId << TYPE_SHIFT;
+            final int entityAt = header == runHeader && length <= bytes.length - Long.BYTES - rowBytes ?
+                length : startCommand(header, rowBytes);
+            final byte[] bytes = this.bytes;
+            runCount++;
+            UnsafeApi.putLongUnaligned(bytes, ByteArrays.BASE + entityAt, entity);
             if (row.bytes != bytes)
             {
                 // Only after a growth: a reference store pays G1's write barrier (a memory fence once the row is in
                 // the old generation), which with every command slowed recording down.
                 row.bytes = bytes;
             }
-            row.offset = start + HEADER_BYTES;
+            row.offset = entityAt + Long.BYTES;
             row.length = rowBytes;
-            length = end;
+            length = entityAt + Long.BYTES + rowBytes;
             commands++;
             return this;
+        }
+
+        /**
+         * Makes room for a command with a row of {@code rowBytes} and, unless it joins the open run, starts a run
+         * for it; returns where its entity goes.
+         */
+        private int startCommand(final int header, final int rowBytes)
+        {
+            final boolean joins = header == runHeader;
+            final int entityAt = joins ? length : length + RUN_HEADER_BYTES;
+            if (entityAt > bytes.length - Long.BYTES - rowBytes)
+            {
+                grow(entityAt - length + Long.BYTES + rowBytes);
+            }
+            if (!joins)
+            {
+                endRun();
+                UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + length, header);
+                runAt = length;
+                runHeader = header;
+            }
+            return entityAt;
+        }
+
+        /** Writes the open run's count into its header: the next command starts a run of its own. */
+        void endRun()
+        {
+            if (runHeader != 0)
+            {
+                UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + runAt + Integer.BYTES, runCount);
+                runHeader = 0;
+                runCount = 0;
+            }
         }
 
         /**
@@ -593,10 +649,16 @@ public final class CommandBuffer
          */
         int known(final CommandBuffer buffer, final ComponentStorage<?> storage)
         {
+            if (storage == lastStorage)
+            {
+                return lastTypeId;
+            }
             final int id = storage.type().id();
             final ComponentStorage<?>[] storagesById = this.storagesById;
             if (id < storagesById.length && storagesById[id] == storage)
             {
+                lastStorage = storage;
+                lastTypeId = id;
                 return id;
             }
             buffer.own(storage);
@@ -611,6 +673,8 @@ public final class CommandBuffer
                 this.storagesById = Arrays.copyOf(storagesById, Math.max(id + 1, storagesById.length * 2));
             }
             this.storagesById[id] = storage;
+            lastStorage = storage;
+            lastTypeId = id;
             return id;
         }
 
@@ -650,6 +714,7 @@ public final class CommandBuffer
                 segmentKeys = Arrays.copyOf(segmentKeys, segments * 2);
                 segmentStarts = Arrays.copyOf(segmentStarts, segments * 2);
             }
+            endRun();
             openFrom = from;
             openEpoch = epochOf(from);
             segmentEpochs[segments] = openEpoch;
@@ -684,6 +749,8 @@ public final class CommandBuffer
         void reset()
         {
             length = 0;
+            runHeader = 0;
+            runCount = 0;
             commands = 0;
             segments = 0;
             openEpoch = NO_SEGMENT;
@@ -788,63 +855,121 @@ public final class CommandBuffer
             this.lanes = lanes;
         }
 
-        /** Runs the command at {@code at} of {@code lane}, whose header is {@code header}. */
-        void run(final Lane lane, final byte[] bytes, final int at, final int header)
+        /**
+         * Runs a run of {@code count} commands of {@code lane} that share {@code header}, the first at {@code first}:
+         * what is the same for all of them (the storage, its entity-reference fields) is looked up once.
+         */
+        void run(final Lane lane, final byte[] bytes, final int first, final int header, final int count)
         {
             final int operation = header & OPERATION_MASK;
-            final int typeId = header >>> TYPE_SHIFT;
-            final long recorded = getLong(bytes, at + Integer.BYTES);
-            final ComponentStorage<?> storage = operation >= ADD ? lane.storagesById[typeId] : null;
-            final int rowAt = at + HEADER_BYTES;
+            final int stride = Long.BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
+            final ComponentStorage<?> storage;
+            final int[] references;
             try
             {
-                if (operation == CREATE)
+                final int typeId = header >>> TYPE_SHIFT;
+                storage = operation >= ADD && typeId < lane.storagesById.length ? lane.storagesById[typeId] : null;
+                if (operation < CREATE || operation > REMOVE || operation >= ADD && storage == null ||
+                    stride - Long.BYTES != (operation == ADD || operation == PATCH ? storage.rowBytes() : 0))
                 {
-                    // The bulk form hands the entity over before its listeners run, so a listener that throws
-                    // leaves an entity later commands still find.
-                    created[0] = Entity.NULL;
-                    try
-                    {
-                        world.create(created, 1);
-                    }
-                    finally
-                    {
-                        lane.created[(int)recorded - lane.base] = created[0];
-                    }
-                    return;
+                    throw overwritten(count);
                 }
-                final long entity = resolve(recorded);
-                if (!world.valid(entity))
-                {
-                    skipped++;
-                    return;
-                }
-                switch (operation)
-                {
-                    case DESTROY:
-                        world.destroy(entity);
-                        break;
-                    case REMOVE:
-                        storage.remove(entity);
-                        break;
-                    case ADD:
-                        resolveReferences(typeId, storage, bytes, rowAt);
-                        storage.putRow(entity, bytes, rowAt);
-                        break;
-                    default:
-                        if (!storage.contains(entity))
-                        {
-                            skipped++;
-                            break;
-                        }
-                        resolveReferences(typeId, storage, bytes, rowAt);
-                        storage.putRow(entity, bytes, rowAt);
-                        break;
-                }
+                references = operation == ADD || operation == PATCH ? entityOffsets(typeId, storage) : null;
             }
             catch (final RuntimeException | Error thrown)
             {
                 failure = Signal.collect(failure, thrown);
+                return;
+            }
+            for (int i = 0, at = first; i < count; i++, at += stride)
+            {
+                final long recorded = getLong(bytes, at);
+                final int rowAt = at + Long.BYTES;
+                try
+                {
+                    switch (operation)
+                    {
+                        case CREATE:
+                            create(lane, recorded);
+                            break;
+                        case ADD:
+                            resolveReferences(references, bytes, rowAt);
+                            if (!storage.putRowIfAlive(resolve(recorded), bytes, rowAt))
+                            {
+                                skipped++;
+                            }
+                            break;
+                        default:
+                            change(operation, storage, references, resolve(recorded), bytes, rowAt);
+                            break;
+                    }
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Signal.collect(failure, thrown);
+                }
+            }
+        }
+
+        private void create(final Lane lane, final long placeholder)
+        {
+            final int number = (int)placeholder - lane.base;
+            if (placeholder >= 0 || number < 0 || number >= lane.createdCount)
+            {
+                throw overwritten(1);
+            }
+            // The bulk form hands the entity over before its listeners run, so a listener that throws leaves an
+            // entity later commands still find.
+            created[0] = Entity.NULL;
+            try
+            {
+                world.create(created, 1);
+            }
+            finally
+            {
+                lane.created[number] = created[0];
+            }
+        }
+
+        /** Only a Row written by a thread that did not record it, racing its lane's owner, leaves such bytes. */
+        private IllegalStateException overwritten(final int commands)
+        {
+            return new IllegalStateException("a command buffer's lane was overwritten, so " + commands + " command" +
+                (commands == 1 ? " was" : "s were") + " skipped: a Row was written from a thread other than the " +
+                "one whose record() returned it");
+        }
+
+        /** A destroy, remove or patch: skipped (and counted) if the entity is not alive. */
+        private void change(
+            final int operation,
+            final ComponentStorage<?> storage,
+            final int[] references,
+            final long entity,
+            final byte[] bytes,
+            final int rowAt)
+        {
+            if (!world.valid(entity))
+            {
+                skipped++;
+                return;
+            }
+            switch (operation)
+            {
+                case DESTROY:
+                    world.destroy(entity);
+                    break;
+                case REMOVE:
+                    storage.remove(entity);
+                    break;
+                default:
+                    if (!storage.contains(entity))
+                    {
+                        skipped++;
+                        break;
+                    }
+                    resolveReferences(references, bytes, rowAt);
+                    storage.putRow(entity, bytes, rowAt);
+                    break;
             }
         }
 
@@ -864,8 +989,8 @@ public final class CommandBuffer
             return number >= 0 && number < lane.createdCount ? lane.created[number] : Entity.NULL;
         }
 
-        private void resolveReferences(
-            final int typeId, final ComponentStorage<?> storage, final byte[] bytes, final int at)
+        /** The entity-reference row offsets of a storage, looked up once per type id. */
+        private int[] entityOffsets(final int typeId, final ComponentStorage<?> storage)
         {
             if (typeId >= entityOffsets.length)
             {
@@ -877,6 +1002,11 @@ public final class CommandBuffer
                 offsets = storage.entityRowOffsets();
                 entityOffsets[typeId] = offsets;
             }
+            return offsets;
+        }
+
+        private void resolveReferences(final int[] offsets, final byte[] bytes, final int at)
+        {
             for (final int offset : offsets)
             {
                 final long value = getLong(bytes, at + offset);

@@ -71,6 +71,8 @@ public class SparseSet implements AutoCloseable
     private static final int PAGE_MASK = PAGE_SIZE - 1;
     private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
     private static final int ABSENT = -1;
+    /** What {@link #indexOrInsertAlive} returns for an entity that is not alive: below every {@code -1 - index}. */
+    protected static final int NOT_ALIVE = Integer.MIN_VALUE;
     /** Packed handles a snapshot load copies and checks at a time: 32 KiB, which stay in cache in between. */
     private static final int READ_BLOCK = 4096;
     private static final long[] NO_PAGES = new long[0];
@@ -437,6 +439,27 @@ public class SparseSet implements AutoCloseable
      */
     protected final int indexOrInsertMember(final long entity)
     {
+        return indexOrInsert(entity, false);
+    }
+
+    /**
+     * As {@link #indexOrInsertMember}, except that an entity that could not be inserted because it is not alive (or
+     * not a handle) is left alone: for a write that skips entities destroyed since it was asked for, without paying
+     * for a separate liveness check.
+     *
+     * @param entity any value.
+     * @return as {@link #indexOrInsertMember}, or {@link #NOT_ALIVE} if the entity is not a member and not alive.
+     * @throws IllegalArgumentException  as {@link #insert(long)} for an alive entity, if it had to be inserted.
+     * @throws IllegalStateException     as {@link #indexOrInsertMember}.
+     * @throws OffHeapExhaustedException if memory cannot be allocated.
+     */
+    protected final int indexOrInsertAlive(final long entity)
+    {
+        return indexOrInsert(entity, true);
+    }
+
+    private int indexOrInsert(final long entity, final boolean onlyAlive)
+    {
         if (closed)
         {
             ensureOpen();
@@ -446,6 +469,10 @@ public class SparseSet implements AutoCloseable
         if (index >= 0)
         {
             return index;
+        }
+        if (onlyAlive && !(Entity.isWellFormed(entity) && (pool == null || pool.isAlive(entity))))
+        {
+            return NOT_ALIVE;
         }
         if (locked || hooked || clearedUnderWalk)
         {

@@ -482,13 +482,39 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     public final void putRow(final long entity, final byte[] row, final int offset)
     {
+        put(entity, row, offset, false);
+    }
+
+    /**
+     * As {@link #putRow}, except that an entity that is not alive is left alone and {@code false} returned where
+     * {@code putRow} throws: what a command buffer's playback calls, for entities destroyed since the command was
+     * recorded, with one lookup for an alive one.
+     *
+     * @param entity any value.
+     * @param row    the array holding the row (see {@link #rowBytes()}).
+     * @param offset where the row starts in it.
+     * @return true if the row was written, false if the entity is not alive (nothing changed).
+     * @throws IndexOutOfBoundsException if the row does not fit in {@code row}; nothing changes then.
+     * @throws IllegalStateException     as {@link #putRow}.
+     */
+    public final boolean putRowIfAlive(final long entity, final byte[] row, final int offset)
+    {
+        return put(entity, row, offset, true);
+    }
+
+    private boolean put(final long entity, final byte[] row, final int offset, final boolean onlyAlive)
+    {
         ensureOpen();
         if (offset < 0 || offset > row.length - rowBytes())
         {
             throw new IndexOutOfBoundsException("a row of " + rowBytes() + " bytes at " + offset + " does not fit in " +
                 "an array of " + row.length);
         }
-        final int found = indexOrInsertMember(entity);
+        final int found = onlyAlive ? indexOrInsertAlive(entity) : indexOrInsertMember(entity);
+        if (found == NOT_ALIVE)
+        {
+            return false;
+        }
         if (found >= 0)
         {
             checkPatchable(entity);
@@ -501,6 +527,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             writeRow(index, row, offset);
             added(entity, index);
         }
+        return true;
     }
 
     /**

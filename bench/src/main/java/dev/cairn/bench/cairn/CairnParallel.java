@@ -26,8 +26,9 @@ import java.util.concurrent.TimeUnit;
  *     velocity and acceleration), over 1,000,000 entities;</li>
  *     <li>{@code update*_10M}: the memory-bound position += velocity over 10,000,000 entities;</li>
  *     <li>{@code commands_1M}: a parallel iteration that records adding an acceleration to each of 1,000,000 entities
- *     into a {@link CommandBuffer}, then applies it; {@code directAdds_1M} adds the same components directly. The
- *     accelerations are removed between invocations, untimed.</li>
+ *     into a {@link CommandBuffer}, then applies it; {@code commandsRecord_1M} and {@code commandsApply_1M} time its
+ *     two halves apart; {@code directAdds_1M} adds the same components directly. The accelerations are removed
+ *     between invocations, untimed.</li>
  * </ul>
  * Parallel runs use a pool of {@link #THREADS} workers (the machine's cores).
  */
@@ -53,6 +54,7 @@ public class CairnParallel
         ForkJoinPool pool;
         long[] entities;
         boolean adds;
+        boolean applyOnly;
 
         /**
          * Creates the world.
@@ -63,7 +65,8 @@ public class CairnParallel
         public void setUp(final BenchmarkParams params)
         {
             final int count = params.getOpsPerInvocation();
-            adds = params.getBenchmark().endsWith("commands_1M") || params.getBenchmark().endsWith("directAdds_1M");
+            adds = params.getBenchmark().contains(".commands") || params.getBenchmark().endsWith("directAdds_1M");
+            applyOnly = params.getBenchmark().endsWith("commandsApply_1M");
             world = new World();
             positions = world.storage(PositionStorage.TYPE);
             final VelocityStorage velocities = world.storage(VelocityStorage.TYPE);
@@ -84,6 +87,16 @@ public class CairnParallel
             movers = new MoversView(world);
             commands = new CommandBuffer(world);
             pool = new ForkJoinPool(THREADS);
+        }
+
+        /** Records the commands {@code commandsApply_1M} applies, untimed. */
+        @Setup(Level.Invocation)
+        public void recordForApply()
+        {
+            if (applyOnly)
+            {
+                recordAccelerations(this);
+            }
         }
 
         /** Removes what the command workloads added, untimed. */
@@ -199,11 +212,17 @@ public class CairnParallel
     @OperationsPerInvocation(Workload.LARGE)
     public void commands_1M(final Bodies state)
     {
+        recordAccelerations(state);
+        state.commands.apply();
+    }
+
+    /** Records adding an acceleration to every mover from a parallel iteration on every core. */
+    static void recordAccelerations(final Bodies state)
+    {
         final AccelerationStorage accelerations = state.accelerations;
         final CommandBuffer commands = state.commands;
         state.movers.parallelForEach(state.pool, 0, (entity, position, velocity) ->
             accelerations.emplace(commands, entity, Workload.AX, Workload.AY));
-        commands.apply();
     }
 
     /**
@@ -220,5 +239,33 @@ public class CairnParallel
         {
             accelerations.emplace(entity, Workload.AX, Workload.AY);
         }
+    }
+
+    /**
+     * The recording half of {@link #commands_1M}: the same parallel iteration recording the same commands, which are
+     * then forgotten rather than applied.
+     *
+     * @param state the world, without accelerations.
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.LARGE)
+    public void commandsRecord_1M(final Bodies state)
+    {
+        recordAccelerations(state);
+        state.commands.clear();
+    }
+
+    /**
+     * The playback half of {@link #commands_1M}: applying the commands a parallel iteration recorded (untimed) before
+     * each call.
+     *
+     * @param state the world, without accelerations, and the recorded commands.
+     * @return how many commands were skipped (none).
+     */
+    @Benchmark
+    @OperationsPerInvocation(Workload.LARGE)
+    public int commandsApply_1M(final Bodies state)
+    {
+        return state.commands.apply();
     }
 }
