@@ -1,5 +1,8 @@
 package dev.cairn.codegen;
 
+import java.util.List;
+import java.util.Locale;
+
 /**
  * How one flattened record field is kept in an off-heap column: its width, the raw {@code ComponentStorage}
  * accessors that read and write it at an address ({@code getFloat(address)}, {@code putFloat(address, value)}, ...),
@@ -147,6 +150,34 @@ enum ColumnType
     String copyFromRow(final String address, final String row, final String offset)
     {
         return "put" + accessorType + "(" + address + ", get" + accessorType + "(" + row + ", " + offset + "))";
+    }
+
+    /**
+     * A statement expression copying the field at one address to another, in the column's representation.
+     *
+     * @param target an expression for the address written.
+     * @param source an expression for the address read.
+     * @return Java source.
+     */
+    String copy(final String target, final String source)
+    {
+        return "put" + accessorType + "(" + target + ", get" + accessorType + "(" + source + "))";
+    }
+
+    /**
+     * Statements exchanging the fields at two addresses, in the column's representation, through a local.
+     *
+     * @param a    an expression for one address.
+     * @param b    an expression for the other.
+     * @param held the name of the local that holds the field at {@code a} meanwhile.
+     * @return Java source, three statements.
+     */
+    List<String> swap(final String a, final String b, final String held)
+    {
+        return List.of(
+            "final " + accessorType.toLowerCase(Locale.ROOT) + " " + held + " = get" + accessorType + "(" + a + ");",
+            copy(a, b) + ";",
+            "put" + accessorType + "(" + b + ", " + held + ");");
     }
 
     /** The column's width in bytes. */

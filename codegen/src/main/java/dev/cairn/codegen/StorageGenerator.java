@@ -212,6 +212,8 @@ final class StorageGenerator
             else
             {
                 columnsMoved();
+                movePayload();
+                swapPayload();
                 writeRow();
                 emplaceAndPatch();
                 recordedRemoval();
@@ -316,6 +318,37 @@ final class StorageGenerator
                 refresh.add(columnAddresses.get(column) + " = columnAddress(" + columnConstants.get(column) + ");");
             }
             override("protected void columnsMoved()", body(refresh));
+        }
+
+        /** The move of one slot's fields to another slot, one load and store per field. */
+        private void movePayload()
+        {
+            final List<String> moves = new ArrayList<>();
+            for (final Column column : model.columns())
+            {
+                moves.add(column.type().copy(address(column, "", "to"), address(column, "", "from")) + ";");
+            }
+            if (model.tracked())
+            {
+                moves.add("moveTicks(from, to);");
+            }
+            override("protected void movePayload(final int from, final int to)", body(moves.toArray(new String[0])));
+        }
+
+        /** The exchange of two slots' fields, one load and store per field and slot. */
+        private void swapPayload()
+        {
+            final List<String> swaps = new ArrayList<>();
+            for (final Column column : model.columns())
+            {
+                final String held = "held" + Character.toUpperCase(column.name().charAt(0)) + column.name().substring(1);
+                swaps.addAll(column.type().swap(address(column, "", "a"), address(column, "", "b"), held));
+            }
+            if (model.tracked())
+            {
+                swaps.add("swapTicks(a, b);");
+            }
+            override("protected void swapPayload(final int a, final int b)", body(swaps.toArray(new String[0])));
         }
 
         /** The copy of a row held in a byte array into the columns, one load and store per field. */

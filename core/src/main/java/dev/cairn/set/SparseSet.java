@@ -2192,8 +2192,35 @@ public class SparseSet implements AutoCloseable
         layoutVersion++;
         final long entity = packedGet(from);
         packedPut(to, entity);
-        dense.moveFrom(1, from, to);
+        movePayload(from, to);
         sparsePut(Entity.index(entity), to);
+    }
+
+    /**
+     * Copies the payload of slot {@code from} to slot {@code to}, both below the capacity: what a removal that fills
+     * the hole with the last member does. Generated storages override it with one load and store per field, which
+     * beats this loop over the layout when the caller moves through many storages, one member each (a destroy). An
+     * override moves every payload column.
+     *
+     * @param from the slot read.
+     * @param to   the slot written.
+     */
+    protected void movePayload(final int from, final int to)
+    {
+        dense.moveFrom(1, from, to);
+    }
+
+    /**
+     * Exchanges the payloads of slots {@code a} and {@code b}, both below the capacity: what a swap of two members
+     * (a group gathering its members, a deletion policy that keeps order by swapping) does. Generated storages
+     * override it with loads and stores per field, as {@link #movePayload}; an override swaps every payload column.
+     *
+     * @param a a slot.
+     * @param b another slot.
+     */
+    protected void swapPayload(final int a, final int b)
+    {
+        dense.swapFrom(1, a, b);
     }
 
     /** Swaps two indices (packed, payload and their sparse entries); neither may be a tombstone. */
@@ -2211,7 +2238,7 @@ public class SparseSet implements AutoCloseable
         layoutVersion++;
         packedPut(a, entityB);
         packedPut(b, entityA);
-        dense.swapFrom(1, a, b);
+        swapPayload(a, b);
         sparsePut(Entity.index(entityB), a);
         sparsePut(Entity.index(entityA), b);
     }

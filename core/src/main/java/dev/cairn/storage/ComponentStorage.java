@@ -915,6 +915,47 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
     }
 
+    /**
+     * Moves a tracked component's change ticks from slot {@code from} to slot {@code to}: what a generated
+     * {@link #movePayload} does after its fields, for a component declared tracked. Does nothing for others.
+     *
+     * @param from the slot read.
+     * @param to   the slot written.
+     */
+    protected final void moveTicks(final int from, final int to)
+    {
+        if (tracked)
+        {
+            UnsafeApi.putInt(addedTicks + ((long)to << 2), UnsafeApi.getInt(addedTicks + ((long)from << 2)));
+            UnsafeApi.putInt(changedTicks + ((long)to << 2), UnsafeApi.getInt(changedTicks + ((long)from << 2)));
+        }
+    }
+
+    /**
+     * Exchanges a tracked component's change ticks between slots {@code a} and {@code b}: what a generated
+     * {@link #swapPayload} does after its fields, for a component declared tracked. Does nothing for others.
+     *
+     * @param a a slot.
+     * @param b another slot.
+     */
+    protected final void swapTicks(final int a, final int b)
+    {
+        if (tracked)
+        {
+            swapInts(addedTicks, a, b);
+            swapInts(changedTicks, a, b);
+        }
+    }
+
+    private static void swapInts(final long column, final int a, final int b)
+    {
+        final long atA = column + ((long)a << 2);
+        final long atB = column + ((long)b << 2);
+        final int held = UnsafeApi.getInt(atA);
+        UnsafeApi.putInt(atA, UnsafeApi.getInt(atB));
+        UnsafeApi.putInt(atB, held);
+    }
+
     @Override
     protected void columnsMoved()
     {
