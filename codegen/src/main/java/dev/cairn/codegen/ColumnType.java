@@ -1,8 +1,5 @@
 package dev.cairn.codegen;
 
-import java.util.List;
-import java.util.Locale;
-
 /**
  * How one flattened record field is kept in an off-heap column: its width, the raw {@code ComponentStorage}
  * accessors that read and write it at an address ({@code getFloat(address)}, {@code putFloat(address, value)}, ...),
@@ -165,19 +162,32 @@ enum ColumnType
     }
 
     /**
-     * Statements exchanging the fields at two addresses, in the column's representation, through a local.
+     * A statement expression exchanging the fields at two addresses, through the raw {@code ComponentStorage} swap of
+     * the column's width (no local variable, so no name a field could clash with).
      *
-     * @param a    an expression for one address.
-     * @param b    an expression for the other.
-     * @param held the name of the local that holds the field at {@code a} meanwhile.
-     * @return Java source, three statements.
+     * @param a an expression for one address.
+     * @param b an expression for the other.
+     * @return Java source.
      */
-    List<String> swap(final String a, final String b, final String held)
+    String swap(final String a, final String b)
     {
-        return List.of(
-            "final " + accessorType.toLowerCase(Locale.ROOT) + " " + held + " = get" + accessorType + "(" + a + ");",
-            copy(a, b) + ";",
-            "put" + accessorType + "(" + b + ", " + held + ");");
+        final String width;
+        switch (width())
+        {
+            case Byte.BYTES:
+                width = "Byte";
+                break;
+            case Short.BYTES:
+                width = "Short";
+                break;
+            case Integer.BYTES:
+                width = "Int";
+                break;
+            default:
+                width = "Long";
+                break;
+        }
+        return "swap" + width + "(" + a + ", " + b + ")";
     }
 
     /** The column's width in bytes. */

@@ -335,14 +335,13 @@ final class StorageGenerator
             override("protected void movePayload(final int from, final int to)", body(moves.toArray(new String[0])));
         }
 
-        /** The exchange of two slots' fields, one load and store per field and slot. */
+        /** The exchange of two slots' fields, two loads and two stores per field. */
         private void swapPayload()
         {
             final List<String> swaps = new ArrayList<>();
             for (final Column column : model.columns())
             {
-                final String held = "held" + Character.toUpperCase(column.name().charAt(0)) + column.name().substring(1);
-                swaps.addAll(column.type().swap(address(column, "", "a"), address(column, "", "b"), held));
+                swaps.add(column.type().swap(address(column, "", "a"), address(column, "", "b")) + ";");
             }
             if (model.tracked())
             {
@@ -419,7 +418,7 @@ final class StorageGenerator
             emplace.add("final int index = insertMember(entity);");
             for (final Column column : columns)
             {
-                emplace.add(write(column, "index", column.name()) + ";");
+                emplace.add(writeParameter(column) + ";");
             }
             emplace.add("return added(entity, index);");
             method(Owner.STORAGE, null, "public int", "emplace", fieldParameters(), body(emplace));
@@ -434,7 +433,7 @@ final class StorageGenerator
             patch.add("final int index = indexForPatch(entity);");
             for (final Column column : columns)
             {
-                patch.add(write(column, "index", column.name()) + ";");
+                patch.add(writeParameter(column) + ";");
             }
             patch.add("updated(entity, index);");
             method(Owner.STORAGE, null, "public void", "patch", fieldParameters(), body(patch),
@@ -922,6 +921,16 @@ final class StorageGenerator
         private String read(final Column column, final String index)
         {
             return column.type().read(address(column, "", index), enumValues.get(column.enumType()));
+        }
+
+        /**
+         * Writes the parameter named after a column at {@code index}, reading the column's address field through
+         * {@code this}: a parameter may bear the name of another column's address field ({@code xAddress} for a
+         * component {@code x}) and would hide it.
+         */
+        private String writeParameter(final Column column)
+        {
+            return column.type().write(address(column, "this.", "index"), column.name());
         }
 
         private String write(final Column column, final String index, final String value)

@@ -4,6 +4,8 @@ import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.World;
 import dev.cairn.codegen.fixture.Colour;
+import dev.cairn.codegen.fixture.Mailbox;
+import dev.cairn.codegen.fixture.MailboxStorage;
 import dev.cairn.codegen.fixture.Position;
 import dev.cairn.codegen.fixture.PositionStorage;
 import dev.cairn.codegen.fixture.Shades;
@@ -122,6 +124,27 @@ final class GeneratedStorageTest
             assertThrows(IndexOutOfBoundsException.class, () -> positions.putRowIfAlive(alive, row, 4));
             assertThrows(IndexOutOfBoundsException.class, () -> positions.putRowIfAlive(dead, row, -1));
             assertEquals(new Position(9f, -2f), positions.get(alive), "a refused row changes nothing");
+        }
+    }
+
+    @Test
+    void fieldsNamedLikeGeneratedMembersKeepTheirValuesThroughSwapsAndMoves()
+    {
+        try (MailboxStorage mailboxes = MailboxStorage.create())
+        {
+            mailboxes.emplace(A, 0L, 11, (short)1);
+            mailboxes.emplace(B, 0L, 22, (short)2);
+            mailboxes.emplace(C, 0L, 33, (short)3);
+
+            mailboxes.remove(A);                        // swap-only: A's slot and C's are exchanged
+            mailboxes.sort(mailboxes.comparingHeld().reversed());
+
+            assertFalse(mailboxes.contains(A));
+            assertEquals(new Mailbox(0L, 22, (short)2), mailboxes.get(B));
+            assertEquals(new Mailbox(0L, 33, (short)3), mailboxes.get(C));
+            mailboxes.emplace(A, 7L, 44, (short)4);     // revived where it was swapped to
+            assertEquals(new Mailbox(7L, 44, (short)4), mailboxes.get(A));
+            assertEquals(new Mailbox(0L, 33, (short)3), mailboxes.get(C));
         }
     }
 

@@ -476,8 +476,9 @@ final class ProcessorDiagnosticsTest
             .compile(sources);
         assertThat(compilation).succeededWithoutWarnings();
         final String shades = generated(compilation, "copy.ShadesStorage");
-        assertTrue(shades.contains("putByte(colourAddress + index, (byte)colour.ordinal());"), shades);
-        assertTrue(shades.contains("putShort(wideAddress + (long)index * Short.BYTES, (short)wide.ordinal());"), shades);
+        assertTrue(shades.contains("putByte(this.colourAddress + index, (byte)colour.ordinal());"), shades);
+        assertTrue(shades.contains("putShort(this.wideAddress + (long)index * Short.BYTES, (short)wide.ordinal());"),
+            shades);
         assertTrue(shades.contains("{Byte.BYTES, Short.BYTES}"), shades);
     }
 

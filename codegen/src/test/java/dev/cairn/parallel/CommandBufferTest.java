@@ -251,6 +251,9 @@ final class CommandBufferTest
     @Test
     void recordingRefusesWhatCouldNeverApplyWithAMessage()
     {
+        // A null storage first of all, before the lane has met any storage.
+        assertThrows(NullPointerException.class, () -> commands.remove(world.create(), null));
+        assertThrows(NullPointerException.class, () -> commands.add(world.create(), null));
         final IllegalArgumentException nullEntity =
             assertThrows(IllegalArgumentException.class, () -> commands.destroy(Entity.NULL));
         assertTrue(nullEntity.getMessage().contains("not Entity.NULL"), nullEntity.getMessage());

@@ -282,15 +282,17 @@ public final class CommandBuffer
                     final int header = getInt(bytes, at);
                     final int stride = Long.BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
                     final int first = at + RUN_HEADER_BYTES;
-                    // Bounded by what the segment holds, whatever the count says: only a row misused from another
-                    // thread could have written over it, and that must not make the playback read past the lane.
-                    final int count = Math.min(getInt(bytes, at + Integer.BYTES), (end - first) / stride);
-                    playback.run(lane, bytes, first, header, count);
-                    at = first + Math.max(count, 0) * stride;
-                    if (count <= 0)
+                    final int recorded = getInt(bytes, at + Integer.BYTES);
+                    final int fits = (end - first) / stride;
+                    if (recorded <= 0 || recorded > fits)
                     {
+                        // Only a Row misused from another thread writes over a count; where the next run starts is
+                        // then unknown, so the rest of this segment is skipped rather than read past its end.
+                        playback.reportOverwritten("the rest of a chunk's commands were");
                         break;
                     }
+                    playback.run(lane, bytes, first, header, recorded);
+                    at = first + recorded * stride;
                 }
             }
         }
@@ -649,7 +651,7 @@ public final class CommandBuffer
          */
         int known(final CommandBuffer buffer, final ComponentStorage<?> storage)
         {
-            if (storage == lastStorage)
+            if (storage == lastStorage && storage != null)
             {
                 return lastTypeId;
             }
@@ -872,7 +874,7 @@ public final class CommandBuffer
                 if (operation < CREATE || operation > REMOVE || operation >= ADD && storage == null ||
                     stride - Long.BYTES != (operation == ADD || operation == PATCH ? storage.rowBytes() : 0))
                 {
-                    throw overwritten(count);
+                    throw overwritten(count == 1 ? "1 command was" : count + " commands were");
                 }
                 references = operation == ADD || operation == PATCH ? entityOffsets(typeId, storage) : null;
             }
@@ -916,7 +918,7 @@ public final class CommandBuffer
             final int number = (int)placeholder - lane.base;
             if (placeholder >= 0 || number < 0 || number >= lane.createdCount)
             {
-                throw overwritten(1);
+                throw overwritten("1 command was");
             }
             // The bulk form hands the entity over before its listeners run, so a listener that throws leaves an
             // entity later commands still find.
@@ -932,11 +934,16 @@ public final class CommandBuffer
         }
 
         /** Only a Row written by a thread that did not record it, racing its lane's owner, leaves such bytes. */
-        private IllegalStateException overwritten(final int commands)
+        private IllegalStateException overwritten(final String skipped)
         {
-            return new IllegalStateException("a command buffer's lane was overwritten, so " + commands + " command" +
-                (commands == 1 ? " was" : "s were") + " skipped: a Row was written from a thread other than the " +
-                "one whose record() returned it");
+            return new IllegalStateException("a command buffer's lane was overwritten, so " + skipped + " skipped: " +
+                "a Row was written from a thread other than the one whose record() returned it");
+        }
+
+        /** Reports commands the playback could not read, collected with the other failures of this apply. */
+        void reportOverwritten(final String skipped)
+        {
+            failure = Signal.collect(failure, overwritten(skipped));
         }
 
         /** A destroy, remove or patch: skipped (and counted) if the entity is not alive. */

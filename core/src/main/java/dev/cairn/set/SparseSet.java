@@ -445,7 +445,7 @@ public class SparseSet implements AutoCloseable
     /**
      * As {@link #indexOrInsertMember}, except that an entity that could not be inserted because it is not alive (or
      * not a handle) is left alone: for a write that skips entities destroyed since it was asked for, without paying
-     * for a separate liveness check.
+     * for a separate liveness check. A set without an entity pool takes every well-formed handle as alive.
      *
      * @param entity any value.
      * @return as {@link #indexOrInsertMember}, or {@link #NOT_ALIVE} if the entity is not a member and not alive.

@@ -488,7 +488,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     /**
      * As {@link #putRow}, except that an entity that is not alive is left alone and {@code false} returned where
      * {@code putRow} throws: what a command buffer's playback calls, for entities destroyed since the command was
-     * recorded, with one lookup for an alive one.
+     * recorded, with one lookup for an alive one. A standalone storage (one without a world) takes every well-formed
+     * handle as alive, as its {@code emplace} does.
      *
      * @param entity any value.
      * @param row    the array holding the row (see {@link #rowBytes()}).
@@ -942,18 +943,9 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     {
         if (tracked)
         {
-            swapInts(addedTicks, a, b);
-            swapInts(changedTicks, a, b);
+            swapInt(addedTicks + ((long)a << 2), addedTicks + ((long)b << 2));
+            swapInt(changedTicks + ((long)a << 2), changedTicks + ((long)b << 2));
         }
-    }
-
-    private static void swapInts(final long column, final int a, final int b)
-    {
-        final long atA = column + ((long)a << 2);
-        final long atB = column + ((long)b << 2);
-        final int held = UnsafeApi.getInt(atA);
-        UnsafeApi.putInt(atA, UnsafeApi.getInt(atB));
-        UnsafeApi.putInt(atB, held);
     }
 
     @Override
@@ -1366,5 +1358,57 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected static void putDouble(final long address, final double value)
     {
         UnsafeApi.putDouble(address, value);
+    }
+
+    /**
+     * Exchanges the bytes at two raw addresses: what a generated {@code swapPayload} does for a one-byte field.
+     *
+     * @param a an address inside one of this storage's columns, below its capacity.
+     * @param b another, in the same column.
+     */
+    protected static void swapByte(final long a, final long b)
+    {
+        final byte held = UnsafeApi.getByte(a);
+        UnsafeApi.putByte(a, UnsafeApi.getByte(b));
+        UnsafeApi.putByte(b, held);
+    }
+
+    /**
+     * Exchanges the two-byte values at two raw addresses (a {@code short}, a {@code char}, a large enum's ordinal).
+     *
+     * @param a an address inside one of this storage's columns, below its capacity.
+     * @param b another, in the same column.
+     */
+    protected static void swapShort(final long a, final long b)
+    {
+        final short held = UnsafeApi.getShort(a);
+        UnsafeApi.putShort(a, UnsafeApi.getShort(b));
+        UnsafeApi.putShort(b, held);
+    }
+
+    /**
+     * Exchanges the four-byte values at two raw addresses (an {@code int}, a {@code float}, a change tick).
+     *
+     * @param a an address inside one of this storage's columns, below its capacity.
+     * @param b another, in the same column.
+     */
+    protected static void swapInt(final long a, final long b)
+    {
+        final int held = UnsafeApi.getInt(a);
+        UnsafeApi.putInt(a, UnsafeApi.getInt(b));
+        UnsafeApi.putInt(b, held);
+    }
+
+    /**
+     * Exchanges the eight-byte values at two raw addresses (a {@code long}, a {@code double}, an entity reference).
+     *
+     * @param a an address inside one of this storage's columns, below its capacity.
+     * @param b another, in the same column.
+     */
+    protected static void swapLong(final long a, final long b)
+    {
+        final long held = UnsafeApi.getLong(a);
+        UnsafeApi.putLong(a, UnsafeApi.getLong(b));
+        UnsafeApi.putLong(b, held);
     }
 }
