@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Writes the storage class of one {@code @Component} record: a final subclass of {@code ComponentStorage} with one
@@ -323,31 +324,33 @@ final class StorageGenerator
         /** The move of one slot's fields to another slot, one load and store per field. */
         private void movePayload()
         {
-            final List<String> moves = new ArrayList<>();
-            for (final Column column : model.columns())
-            {
-                moves.add(column.type().copy(address(column, "", "to"), address(column, "", "from")) + ";");
-            }
-            if (model.tracked())
-            {
-                moves.add("moveTicks(from, to);");
-            }
-            override("protected void movePayload(final int from, final int to)", body(moves.toArray(new String[0])));
+            slotMethod("protected void movePayload(final int from, final int to)",
+                column -> column.type().copy(address(column, "", "to"), address(column, "", "from")),
+                "moveTicks(from, to);");
         }
 
         /** The exchange of two slots' fields, two loads and two stores per field. */
         private void swapPayload()
         {
-            final List<String> swaps = new ArrayList<>();
+            slotMethod("protected void swapPayload(final int a, final int b)",
+                column -> column.type().swap(address(column, "", "a"), address(column, "", "b")),
+                "swapTicks(a, b);");
+        }
+
+        /** An override with one statement per column and, for a tracked component, the same done to its ticks. */
+        private void slotMethod(
+            final String signature, final Function<Column, String> perColumn, final String ticks)
+        {
+            final List<String> statements = new ArrayList<>();
             for (final Column column : model.columns())
             {
-                swaps.add(column.type().swap(address(column, "", "a"), address(column, "", "b")) + ";");
+                statements.add(perColumn.apply(column) + ";");
             }
             if (model.tracked())
             {
-                swaps.add("swapTicks(a, b);");
+                statements.add(ticks);
             }
-            override("protected void swapPayload(final int a, final int b)", body(swaps.toArray(new String[0])));
+            override(signature, body(statements.toArray(new String[0])));
         }
 
         /** The copy of a row held in a byte array into the columns, one load and store per field. */

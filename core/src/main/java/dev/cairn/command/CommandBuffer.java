@@ -277,7 +277,7 @@ public final class CommandBuffer
                 final byte[] bytes = lane.bytes;
                 int at = segments.start(k);
                 final int end = Math.min(segments.end(k), bytes.length);
-                while (at >= 0 && at <= end - RUN_HEADER_BYTES)
+                while (at <= end - RUN_HEADER_BYTES)
                 {
                     final int header = getInt(bytes, at);
                     final int stride = Long.BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
@@ -656,13 +656,18 @@ public final class CommandBuffer
                 return lastTypeId;
             }
             final int id = storage.type().id();
-            final ComponentStorage<?>[] storagesById = this.storagesById;
-            if (id < storagesById.length && storagesById[id] == storage)
+            if (id >= storagesById.length || storagesById[id] != storage)
             {
-                lastStorage = storage;
-                lastTypeId = id;
-                return id;
+                register(buffer, storage, id);
             }
+            lastStorage = storage;
+            lastTypeId = id;
+            return id;
+        }
+
+        /** Checks a storage this lane meets for the first time, and files it under its type id. */
+        private void register(final CommandBuffer buffer, final ComponentStorage<?> storage, final int id)
+        {
             buffer.own(storage);
             if (id > MAX_TYPE_ID || storage.rowBytes() > MAX_ROW_BYTES)
             {
@@ -672,12 +677,9 @@ public final class CommandBuffer
             }
             if (id >= storagesById.length)
             {
-                this.storagesById = Arrays.copyOf(storagesById, Math.max(id + 1, storagesById.length * 2));
+                storagesById = Arrays.copyOf(storagesById, Math.max(id + 1, storagesById.length * 2));
             }
-            this.storagesById[id] = storage;
-            lastStorage = storage;
-            lastTypeId = id;
-            return id;
+            storagesById[id] = storage;
         }
 
         /** Makes room for {@code more} bytes after {@code length}; returns the new array. */
