@@ -128,6 +128,90 @@ final class GeneratedStorageTest
     }
 
     @Test
+    void rowsAddInBulkUntilAnEntryNeedsMoreThanAnInsertAndACopy()
+    {
+        try (World world = new World())
+        {
+            final PositionStorage positions = world.storage(PositionStorage.TYPE);
+            final long[] alive = new long[4];
+            for (int i = 0; i < alive.length; i++)
+            {
+                alive[i] = world.create();
+            }
+            final long dead = world.create();
+            world.destroy(dead);
+            positions.emplace(alive[3], 0f, 0f);           // its sparse page exists from here on
+            final long[] handles = {alive[0], alive[1], dead, alive[2], alive[3], -5L, alive[3]};
+            final int stride = Long.BYTES + positions.rowBytes();
+            final byte[] entries = new byte[1 + handles.length * stride];
+            final ByteBuffer writer = ByteBuffer.wrap(entries).order(ByteOrder.nativeOrder());
+            for (int i = 0; i < handles.length; i++)
+            {
+                final int at = 1 + i * stride;
+                writer.putLong(at, handles[i]).putFloat(at + Long.BYTES, i).putFloat(at + Long.BYTES + 4, -i);
+            }
+
+            assertEquals(2, positions.addRowsQuickly(entries, 1, handles.length), "stops at an entity not alive");
+            assertEquals(new Position(1f, -1f), positions.get(alive[1]));
+            assertEquals(0, positions.addRowsQuickly(entries, 1 + 2 * stride, 5), "leaves the dead entity alone");
+            assertEquals(1, positions.addRowsQuickly(entries, 1 + 3 * stride, 4), "stops at a member");
+            assertEquals(new Position(0f, 0f), positions.get(alive[3]), "the member is not overwritten");
+            assertEquals(0, positions.addRowsQuickly(entries, 1 + 5 * stride, 2), "stops at a value that is no handle");
+            assertEquals(0, positions.addRowsQuickly(entries, 1, 0));
+            assertEquals(4, positions.size());
+
+            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(entries, 2, handles.length));
+            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(entries, -1, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(entries, 1, -1));
+            final List<Long> heard = new ArrayList<>();
+            positions.onAdded((entity, index) -> heard.add(entity));
+            positions.remove(alive[0]);
+            assertEquals(0, positions.addRowsQuickly(entries, 1, 1), "a listener to tell takes the one-by-one path");
+            assertFalse(positions.contains(alive[0]));
+            assertTrue(heard.isEmpty());
+        }
+    }
+
+    @Test
+    void rowsAddInBulkOnlyWhereTheInsertNeedsNoMemory()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            final int count = 5_000;
+            final int stride = Long.BYTES + positions.rowBytes();
+            final ByteBuffer entries = ByteBuffer.allocate(count * stride).order(ByteOrder.nativeOrder());
+            for (int i = 0; i < count; i++)
+            {
+                entries.putLong(i * stride, Entity.of(i, 0)).putFloat(i * stride + Long.BYTES, i);
+            }
+            positions.emplace(Entity.of(0, 0), 0f, 0f);
+            positions.remove(Entity.of(0, 0));
+            int done = 0;
+            int calls = 0;
+            while (done < count)
+            {
+                done += positions.addRowsQuickly(entries.array(), done * stride, count - done);
+                if (done < count)
+                {
+                    positions.putRowIfAlive(entries.getLong(done * stride), entries.array(), done * stride + Long.BYTES);
+                    done++;
+                }
+                calls++;
+            }
+            assertTrue(calls > 1 && calls < 20, calls + " calls: growth takes the one-by-one path, the rest is bulk");
+            assertEquals(count, positions.size());
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(i, positions.x(Entity.of(i, 0)));
+                assertEquals(i, positions.indexOf(Entity.of(i, 0)));
+            }
+        }
+        final PositionStorage closed = PositionStorage.create();
+        closed.close();
+        assertEquals(0, closed.addRowsQuickly(new byte[64], 0, 1), "a closed storage leaves the entry to putRowIfAlive");
+    }
+
+    @Test
     void fieldsNamedLikeGeneratedMembersKeepTheirValuesThroughSwapsAndMoves()
     {
         try (MailboxStorage mailboxes = MailboxStorage.create())

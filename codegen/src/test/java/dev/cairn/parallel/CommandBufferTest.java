@@ -70,6 +70,85 @@ final class CommandBufferTest
     }
 
     @Test
+    void aLongRunOfAddsDecidesEachCommandAsADirectAddWould()
+    {
+        final ParallelFixtures_HeatStorage heats = world.storage(ParallelFixtures_HeatStorage.TYPE);
+        final int count = 20_000;                     // beyond the storages' first capacity and first sparse page
+        final long[] entities = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            entities[i] = world.create();
+        }
+        final long member = entities[5];
+        positions.emplace(member, -1f, -1f);
+        heats.emplace(member, -1f);
+        final List<Long> heard = new ArrayList<>();
+        long placeholder = Entity.NULL;
+        for (int i = 0; i < count; i++)             // one long run of position adds, then one of heat adds
+        {
+            if (i == 9_000)
+            {
+                placeholder = commands.create();
+                positions.emplace(commands, placeholder, 0.5f, 0.5f);
+            }
+            positions.emplace(commands, entities[i], i, -i);
+        }
+        for (int i = 0; i < count; i++)
+        {
+            heats.emplace(commands, i == 9_002 ? placeholder : entities[i], i); // 9,002: destroyed below
+        }
+        for (int i = 0; i < count; i += 7)
+        {
+            world.destroy(entities[i]);
+        }
+        world.advanceTick();
+        positions.onAdded((entity, index) -> heard.add(entity));
+
+        final int skipped = commands.apply();
+
+        final int destroyed = (count + 6) / 7;
+        assertEquals(2 * destroyed - 1, skipped, "each add to a destroyed entity is skipped");
+        for (int i = 0; i < count; i++)
+        {
+            if (i % 7 == 0)
+            {
+                assertFalse(positions.contains(entities[i]));
+                assertFalse(heats.contains(entities[i]));
+                continue;
+            }
+            assertEquals(new Position(i, -i), positions.get(entities[i]), "an existing component is overwritten");
+            assertEquals(i, heats.t(entities[i]));
+            assertEquals(world.tick(), heats.changedTickAt(heats.indexOf(entities[i])));
+        }
+        final long created = findCreated(entities);
+        assertEquals(new Position(0.5f, 0.5f), positions.get(created));
+        assertEquals(9_002f, heats.t(created));
+        assertEquals(world.tick(), heats.addedTickAt(heats.indexOf(created)), "a new component's added tick is stamped");
+        assertEquals(1, heats.addedTickAt(heats.indexOf(member)), "an overwrite keeps the added tick");
+        assertEquals(count - destroyed + 1, positions.size());
+        assertEquals(count - destroyed, heard.size(), "a listener hears every add but the overwrite");
+        assertEquals(entities[1], heard.get(0), "in the order recorded");
+    }
+
+    /** The one entity of {@code positions} that is not among {@code entities}. */
+    private long findCreated(final long[] entities)
+    {
+        final java.util.Set<Long> known = new java.util.HashSet<>();
+        for (final long entity : entities)
+        {
+            known.add(entity);
+        }
+        for (int i = 0; i < positions.size(); i++)
+        {
+            if (!known.contains(positions.entityAt(i)))
+            {
+                return positions.entityAt(i);
+            }
+        }
+        throw new AssertionError("no entity was created");
+    }
+
+    @Test
     void commandsRecordedBeforeAResetAreRefusedWhereTheirHandlesWouldNameNewEntities()
     {
         final long a = world.create();

@@ -81,6 +81,7 @@ public final class CommandBuffer
     private static final int MAX_TYPE_ID = 0xFFFF;
 
     private static final int MAX_LANES = 0xFFFF;
+    private static final int[] NO_REFERENCES = new int[0];
 
     private final World world;
     /** Bits 48 to 62 of this buffer's placeholders: tells them from another buffer's. */
@@ -885,6 +886,11 @@ public final class CommandBuffer
                 failure = Signal.collect(failure, thrown);
                 return;
             }
+            if (operation == ADD && references.length == 0)
+            {
+                addRun(storage, bytes, first, stride, count);
+                return;
+            }
             for (int i = 0, at = first; i < count; i++, at += stride)
             {
                 final long recorded = getLong(bytes, at);
@@ -897,11 +903,7 @@ public final class CommandBuffer
                             create(lane, recorded);
                             break;
                         case ADD:
-                            resolveReferences(references, bytes, rowAt);
-                            if (!storage.putRowIfAlive(resolve(recorded), bytes, rowAt))
-                            {
-                                skipped++;
-                            }
+                            add(storage, references, bytes, at);
                             break;
                         default:
                             change(operation, storage, references, resolve(recorded), bytes, rowAt);
@@ -912,6 +914,40 @@ public final class CommandBuffer
                 {
                     failure = Signal.collect(failure, thrown);
                 }
+            }
+        }
+
+        /**
+         * A run of adds of a component without entity references: in bulk while the storage takes them that way, one
+         * by one where it does not (placeholders to resolve, entities not alive, listeners to run, memory to find).
+         */
+        private void addRun(
+            final ComponentStorage<?> storage, final byte[] bytes, final int first, final int stride, final int count)
+        {
+            for (int done = 0; done < count; done++) // each pass: a stretch in bulk, then the command that ended it
+            {
+                try
+                {
+                    done += storage.addRowsQuickly(bytes, first + done * stride, count - done);
+                    if (done < count)
+                    {
+                        add(storage, NO_REFERENCES, bytes, first + done * stride);
+                    }
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Signal.collect(failure, thrown);
+                }
+            }
+        }
+
+        /** An add recorded at {@code at}: skipped (and counted) if the entity is not alive. */
+        private void add(final ComponentStorage<?> storage, final int[] references, final byte[] bytes, final int at)
+        {
+            resolveReferences(references, bytes, at + Long.BYTES);
+            if (!storage.putRowIfAlive(resolve(getLong(bytes, at)), bytes, at + Long.BYTES))
+            {
+                skipped++;
             }
         }
 

@@ -458,6 +458,40 @@ public class SparseSet implements AutoCloseable
         return indexOrInsert(entity, true);
     }
 
+    /**
+     * Whether {@link #insertIfQuick} may stand in for {@link #insertMember} now: the set is open and not locked, no
+     * hook runs on inserts and no walk cleared it. A loop of quick inserts changes none of that.
+     *
+     * @return true if quick inserts are allowed.
+     */
+    protected final boolean insertsQuickly()
+    {
+        return !(closed | locked | hooked | clearedUnderWalk);
+    }
+
+    /**
+     * The common case of {@link #insertMember} alone, for a loop that found {@link #insertsQuickly()} true: inserts an
+     * alive entity that is not a member, if that allocates nothing and revives no released entry.
+     *
+     * @param entity any value.
+     * @return the packed index the entity now occupies, or -1 if it was left alone for {@link #insertMember} or
+     * {@link #indexOrInsertAlive} to decide: not alive (or not a handle), a member or its index taken, or an insert
+     * that needs memory or a released entry.
+     */
+    protected final int insertIfQuick(final long entity)
+    {
+        if (!Entity.isWellFormed(entity) || pool != null && !pool.isAlive(entity))
+        {
+            return ABSENT;
+        }
+        final long sparseAddress = sparseAddressOf(Entity.index(entity));
+        if (sparseAddress == 0 || UnsafeApi.getInt(sparseAddress) >= 0 || size >= dense.capacity() && !hasHole())
+        {
+            return ABSENT;
+        }
+        return place(entity, sparseAddress);
+    }
+
     private int indexOrInsert(final long entity, final boolean onlyAlive)
     {
         if (closed)

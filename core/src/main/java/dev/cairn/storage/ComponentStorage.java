@@ -503,6 +503,51 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         return put(entity, row, offset, true);
     }
 
+    /**
+     * Adds the component to entities whose rows were written back to back, each row right after its entity's handle,
+     * as {@link #putRowIfAlive} would one by one, for as long as an entry takes nothing but the insert and the copy:
+     * what a command buffer plays a run of adds with. It stops at the first entry that needs more (an entity that is
+     * not alive or already has the component, more memory, a listener or hook to run, a closed or locked storage) and
+     * leaves that entry, and those after it, to the caller.
+     *
+     * @param entries the entries: each an 8-byte handle in native byte order followed by a row of {@link #rowBytes()}.
+     * @param offset  where the first entry starts.
+     * @param count   how many entries there are.
+     * @return how many entries, from the first, were added: {@code count} if all were.
+     * @throws IndexOutOfBoundsException if {@code count} entries from {@code offset} do not fit in {@code entries}.
+     */
+    public final int addRowsQuickly(final byte[] entries, final int offset, final int count)
+    {
+        final int stride = Long.BYTES + rowBytes();
+        if (offset < 0 || count < 0 || (long)offset + (long)count * stride > entries.length)
+        {
+            throw new IndexOutOfBoundsException(count + " entries of " + stride + " bytes at " + offset +
+                " do not fit in an array of " + entries.length);
+        }
+        if (signalled || !insertsQuickly())
+        {
+            return 0;
+        }
+        final int now = tracked ? clock.now() : 0;
+        int at = offset;
+        for (int i = 0; i < count; i++, at += stride)
+        {
+            final int index = insertIfQuick(UnsafeApi.getLongUnaligned(entries, ByteArrays.BASE + at));
+            if (index < 0)
+            {
+                return i;
+            }
+            writeRow(index, entries, at + Long.BYTES);
+            if (tracked)
+            {
+                final long tickOffset = (long)index * Integer.BYTES;
+                UnsafeApi.putInt(addedTicks + tickOffset, now);
+                UnsafeApi.putInt(changedTicks + tickOffset, now);
+            }
+        }
+        return count;
+    }
+
     private boolean put(final long entity, final byte[] row, final int offset, final boolean onlyAlive)
     {
         ensureOpen();
