@@ -197,7 +197,7 @@ public final class CommandBuffer
         long size = 0;
         for (int k = 0; k < laneCount(); k++)
         {
-            size += lanes[k].commands;
+            size += lanes[k].commandCount();
         }
         return (int)Math.min(size, Integer.MAX_VALUE);
     }
@@ -211,7 +211,7 @@ public final class CommandBuffer
     {
         for (int k = 0; k < laneCount(); k++)
         {
-            if (lanes[k].commands != 0)
+            if (lanes[k].length != 0)
             {
                 return false;
             }
@@ -532,16 +532,16 @@ public final class CommandBuffer
         /** The commands, back to back, in runs. */
         byte[] bytes = new byte[1024];
         /**
-         * Where the open run starts, its header (0 when no run is open: the next command starts one) and how many
-         * commands it holds so far, written into its header when it ends.
+         * Where the open run starts and its header (0 when no run is open: the next command starts one). How many
+         * commands it holds follows from where the lane ends; it is written into the header when the run ends.
          */
         int runAt;
         int runHeader;
-        int runCount;
         final Row row = new Row();
         /** The chunk of the owner thread. */
         Chunk chunk = Chunk.current();
         int length;
+        /** The commands of the ended runs. */
         int commands;
         /** Each segment: the epoch, the chunk start (or NONE) and the offset where it starts. */
         long[] segmentEpochs = new long[8];
@@ -596,7 +596,6 @@ public final class CommandBuffer
             final int entityAt = header == runHeader && length <= bytes.length - Long.BYTES - rowBytes ?
                 length : startCommand(header, rowBytes);
             final byte[] bytes = this.bytes;
-            runCount++;
             UnsafeApi.putLongUnaligned(bytes, ByteArrays.BASE + entityAt, entity);
             if (row.bytes != bytes)
             {
@@ -605,9 +604,7 @@ public final class CommandBuffer
                 row.bytes = bytes;
             }
             row.offset = entityAt + Long.BYTES;
-            row.length = rowBytes;
             length = entityAt + Long.BYTES + rowBytes;
-            commands++;
             return this;
         }
 
@@ -629,6 +626,7 @@ public final class CommandBuffer
                 UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + length, header);
                 runAt = length;
                 runHeader = header;
+                row.length = rowBytes;
             }
             return entityAt;
         }
@@ -638,10 +636,24 @@ public final class CommandBuffer
         {
             if (runHeader != 0)
             {
-                UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + runAt + Integer.BYTES, runCount);
+                final int count = openRunCount();
+                UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + runAt + Integer.BYTES, count);
+                commands += count;
                 runHeader = 0;
-                runCount = 0;
             }
+        }
+
+        /** The commands of the open run: its bytes after the header, each command an entity and a row. */
+        private int openRunCount()
+        {
+            return runHeader == 0 ? 0 :
+                (length - runAt - RUN_HEADER_BYTES) / (Long.BYTES + (runHeader >>> ROW_SHIFT & MAX_ROW_BYTES));
+        }
+
+        /** The commands recorded into this lane: those of its ended runs and those of the open one. */
+        int commandCount()
+        {
+            return commands + openRunCount();
         }
 
         /**
@@ -755,7 +767,6 @@ public final class CommandBuffer
         {
             length = 0;
             runHeader = 0;
-            runCount = 0;
             commands = 0;
             segments = 0;
             openEpoch = NO_SEGMENT;
