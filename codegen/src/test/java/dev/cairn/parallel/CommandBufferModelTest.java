@@ -102,6 +102,17 @@ final class CommandBufferModelTest
     {
         long hash = entity * 0x9E3779B97F4A7C15L + round * 0xBF58476D1CE4E5B9L;
         hash ^= hash >>> 31;
+        if (round % 3 == 2)
+        {
+            // Long runs of adds, which the playback makes in bulk where it can, broken now and then by a destroy that
+            // leaves later adds for a victim to skip, or revives a swap-only health released before.
+            if (Long.remainderUnsigned(hash, 40) == 0)
+            {
+                sink.destroy(victims[(int)Long.remainderUnsigned(hash >>> 8, victims.length)]);
+            }
+            sink.health(entity, (int)(hash >>> 40) & 0xFF);
+            return;
+        }
         final int choice = (int)Long.remainderUnsigned(hash, 9);
         switch (choice)
         {
