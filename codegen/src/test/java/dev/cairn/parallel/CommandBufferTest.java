@@ -130,6 +130,153 @@ final class CommandBufferTest
         assertEquals(entities[1], heard.get(0), "in the order recorded");
     }
 
+    @Test
+    void runsOfAddsLeaveEveryPolicysStorageInTheOrderDirectAddsWould()
+    {
+        final String direct;
+        final String applied;
+        try (World twin = new World(1 << 16))
+        {
+            direct = addsToHolesAndReleasedEntries(twin, null);
+        }
+        applied = addsToHolesAndReleasedEntries(world, commands);
+        assertEquals(direct, applied);
+    }
+
+    /**
+     * Fills storages of every policy, removes some members (leaving holes in the in-place ones and released entries in
+     * the swap-only one), then adds to every entity again, directly or through {@code recorder}; returns each storage's
+     * packed order and values.
+     */
+    private static String addsToHolesAndReleasedEntries(final World world, final CommandBuffer recorder)
+    {
+        final ParallelFixtures_PositionStorage positions = world.storage(ParallelFixtures_PositionStorage.TYPE);
+        final ParallelFixtures_VelocityStorage velocities = world.storage(ParallelFixtures_VelocityStorage.TYPE);
+        final ParallelFixtures_HealthStorage healths = world.storage(ParallelFixtures_HealthStorage.TYPE);
+        final ParallelFixtures_FrozenStorage frozen = world.storage(ParallelFixtures_FrozenStorage.TYPE);
+        final long[] entities = new long[3_000];
+        for (int i = 0; i < entities.length; i++)
+        {
+            entities[i] = world.create();
+            if (i % 2 == 0)
+            {
+                positions.emplace(entities[i], i, i);
+                velocities.emplace(entities[i], i, i);
+                healths.emplace(entities[i], i, true);
+                frozen.emplace(entities[i]);
+            }
+        }
+        for (int i = 0; i < entities.length; i += 6)
+        {
+            positions.remove(entities[i]);
+            velocities.remove(entities[i]);
+            healths.remove(entities[i]);
+            frozen.remove(entities[i]);
+        }
+        world.destroy(entities[1]);
+        for (int i = entities.length - 1; i >= 0; i--)
+        {
+            if (positions.contains(entities[i]) || !world.valid(entities[i]))
+            {
+                continue;
+            }
+            if (recorder == null)
+            {
+                positions.emplace(entities[i], -i, i);
+                velocities.emplace(entities[i], -i, i);
+                healths.emplace(entities[i], -i, false);
+                frozen.emplace(entities[i]);
+            }
+            else
+            {
+                positions.emplace(recorder, entities[i], -i, i);
+            }
+        }
+        if (recorder != null)
+        {
+            for (int i = entities.length - 1; i >= 0; i--)
+            {
+                if (!velocities.contains(entities[i]))
+                {
+                    velocities.emplace(recorder, entities[i], -i, i);
+                }
+            }
+            for (int i = entities.length - 1; i >= 0; i--)
+            {
+                if (!healths.contains(entities[i]))
+                {
+                    healths.emplace(recorder, entities[i], -i, false);
+                }
+            }
+            for (int i = entities.length - 1; i >= 0; i--)
+            {
+                if (!frozen.contains(entities[i]))
+                {
+                    frozen.emplace(recorder, entities[i]);
+                }
+            }
+            assertEquals(3, recorder.apply(), "the adds of velocity, health and frozen for the destroyed entity 1");
+        }
+        final StringBuilder layout = new StringBuilder();
+        for (final dev.cairn.storage.ComponentStorage<?> storage :
+            List.of(positions, velocities, healths, frozen))
+        {
+            layout.append(storage.name()).append(':');
+            for (int i = 0; i < storage.extent(); i++)
+            {
+                final long entity = storage.entityAt(i);
+                layout.append(' ').append(entity == Entity.NULL ? "hole" :
+                    Entity.toString(entity) + "=" + storage.get(entity));
+            }
+            layout.append('\n');
+        }
+        return layout.toString();
+    }
+
+    @Test
+    void aRunOfAddsThatRunsOutOfMemoryMakesTheAddsThatFitAndReportsTheRest()
+    {
+        final int count = 20_000;
+        final long[] entities = new long[count];
+        final long budget;
+        try (World probe = new World(1 << 16))
+        {
+            for (int i = 0; i < count; i++)
+            {
+                probe.create();
+            }
+            probe.storage(ParallelFixtures_PositionStorage.TYPE).emplace(probe.create(), 0f, 0f);
+            budget = probe.offHeapBytes() + 40_000;  // room for a few thousand positions, not 20,000
+        }
+        try (World small = new World(1 << 16, budget))
+        {
+            final ParallelFixtures_PositionStorage smallPositions = small.storage(ParallelFixtures_PositionStorage.TYPE);
+            final CommandBuffer buffer = new CommandBuffer(small);
+            for (int i = 0; i < count; i++)
+            {
+                entities[i] = small.create();
+                smallPositions.emplace(buffer, entities[i], i, i);
+            }
+
+            final dev.cairn.memory.OffHeapExhaustedException thrown =
+                assertThrows(dev.cairn.memory.OffHeapExhaustedException.class, buffer::apply);
+
+            final int added = smallPositions.size();
+            assertTrue(added > 0 && added < count, added + " added");
+            assertEquals(Math.min(100, count - added - 1), thrown.getSuppressed().length,
+                "every add that did not fit is reported, the first thrown and the next 100 suppressed");
+            for (int i = 0; i < count; i++)
+            {
+                assertEquals(i < added, smallPositions.contains(entities[i]), "the adds that fit are the first ones");
+            }
+            assertEquals(new Position(added - 1, added - 1), smallPositions.get(entities[added - 1]));
+            assertTrue(buffer.isEmpty());
+            smallPositions.remove(entities[0]);
+            smallPositions.emplace(entities[added], 1f, 1f);   // the storage is usable after
+            assertEquals(added, smallPositions.size());
+        }
+    }
+
     /** The one entity of {@code positions} that is not among {@code entities}. */
     private long findCreated(final long[] entities)
     {
