@@ -540,9 +540,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             writeRow(index, entries, at + Long.BYTES);
             if (tracked)
             {
-                final long tickOffset = (long)index * Integer.BYTES;
-                UnsafeApi.putInt(addedTicks + tickOffset, now);
-                UnsafeApi.putInt(changedTicks + tickOffset, now);
+                stampAdded(index, now);
             }
         }
         return count;
@@ -776,8 +774,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
                     final int now = clock.now();
                     for (int i = 0; i < size; i++)
                     {
-                        UnsafeApi.putInt(addedTicks + (long)i * Integer.BYTES, now);
-                        UnsafeApi.putInt(changedTicks + (long)i * Integer.BYTES, now);
+                        stampAdded(i, now);
                     }
                 }
             }
@@ -862,12 +859,17 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     {
         if (tracked)
         {
-            final long offset = (long)index * Integer.BYTES;
-            final int now = clock.now();
-            UnsafeApi.putInt(addedTicks + offset, now);
-            UnsafeApi.putInt(changedTicks + offset, now);
+            stampAdded(index, clock.now());
         }
         return signalled ? sendAdded(entity, index) : index;
+    }
+
+    /** Stamps both ticks of a tracked component just added at a checked packed index. */
+    private void stampAdded(final int index, final int now)
+    {
+        final long offset = (long)index * Integer.BYTES;
+        UnsafeApi.putInt(addedTicks + offset, now);
+        UnsafeApi.putInt(changedTicks + offset, now);
     }
 
     /**
