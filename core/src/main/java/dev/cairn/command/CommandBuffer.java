@@ -188,7 +188,9 @@ public final class CommandBuffer
     }
 
     /**
-     * How many commands are recorded; exact only while no thread records.
+     * How many commands are recorded. Exact only while no thread records: read while threads record, it is an
+     * estimate that may be off by up to a run of each recording thread (consecutive commands of one kind), in either
+     * direction.
      *
      * @return the count.
      */
@@ -646,8 +648,14 @@ public final class CommandBuffer
         /** The commands of the open run: its bytes after the header, each command an entity and a row. */
         private int openRunCount()
         {
-            return runHeader == 0 ? 0 :
-                (length - runAt - RUN_HEADER_BYTES) / (Long.BYTES + (runHeader >>> ROW_SHIFT & MAX_ROW_BYTES));
+            final int header = runHeader;
+            if (header == 0)
+            {
+                return 0;
+            }
+            // Read from another thread while the owner records, the fields may not belong together: never below 0.
+            final int stride = Long.BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
+            return Math.max(0, (length - runAt - RUN_HEADER_BYTES) / stride);
         }
 
         /** The commands recorded into this lane: those of its ended runs and those of the open one. */

@@ -506,15 +506,22 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     /**
      * Adds the component to entities whose rows were written back to back, each row right after its entity's handle,
      * as {@link #putRowIfAlive} would one by one, for as long as an entry takes nothing but the insert and the copy:
-     * what a command buffer plays a run of adds with. It stops at the first entry that needs more (an entity that is
-     * not alive or already has the component, more memory, a listener or hook to run, a closed or locked storage) and
-     * leaves that entry, and those after it, to the caller.
+     * what a command buffer plays a run of adds with. It stops at the first entry that needs more and leaves that
+     * entry, and those after it, to the caller ({@code putRowIfAlive} decides each as a direct add would): an entity
+     * that is not alive, not a handle, or already has the component; an entity index held by another version or by a
+     * released entry to revive; a sparse page or more room to allocate; a listener or hook to run; a storage cleared
+     * under a walk that has not returned. It may therefore return 0 with entries left: a caller always has the
+     * one-by-one path for the entry it stopped at.
      *
      * @param entries the entries: each an 8-byte handle in native byte order followed by a row of {@link #rowBytes()}.
      * @param offset  where the first entry starts.
      * @param count   how many entries there are.
      * @return how many entries, from the first, were added: {@code count} if all were.
-     * @throws IndexOutOfBoundsException if {@code count} entries from {@code offset} do not fit in {@code entries}.
+     * @throws NullPointerException      if {@code entries} is null.
+     * @throws IndexOutOfBoundsException if {@code count} entries from {@code offset} do not fit in {@code entries};
+     *                                   nothing is added.
+     * @throws IllegalStateException     if the storage is closed, or a parallel iteration locks its world (record the
+     *                                   adds in a command buffer); nothing is added.
      */
     public final int addRowsQuickly(final byte[] entries, final int offset, final int count)
     {
@@ -524,6 +531,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             throw new IndexOutOfBoundsException(count + " entries of " + stride + " bytes at " + offset +
                 " do not fit in an array of " + entries.length);
         }
+        ensureMutable("add to");
         if (signalled || !insertsQuickly())
         {
             return 0;
