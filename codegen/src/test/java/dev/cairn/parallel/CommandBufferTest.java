@@ -277,6 +277,41 @@ final class CommandBufferTest
         }
     }
 
+    @Test
+    void clearingTheBufferDuringAParallelIterationIsRefusedAndLosesNothing()
+    {
+        final ParallelFixtures_VelocityStorage velocities = world.storage(ParallelFixtures_VelocityStorage.TYPE);
+        for (int i = 0; i < 2_000; i++)
+        {
+            final long entity = world.create();
+            positions.emplace(entity, i, i);
+            velocities.emplace(entity, 1, 1);
+        }
+        final java.util.concurrent.atomic.AtomicInteger refused = new java.util.concurrent.atomic.AtomicInteger();
+        final ForkJoinPool pool = new ForkJoinPool(4);
+        try
+        {
+            new ParallelFixtures_MoversView(world).parallelForEach(pool, 16, (entity, position, velocity) ->
+            {
+                commands.destroy(entity);
+                if (Entity.index(entity) % 500 == 0)
+                {
+                    final IllegalStateException thrown = assertThrows(IllegalStateException.class, commands::clear);
+                    assertTrue(thrown.getMessage().contains("clear it after"), thrown.getMessage());
+                    refused.incrementAndGet();
+                }
+            });
+        }
+        finally
+        {
+            pool.shutdown();
+        }
+        assertEquals(4, refused.get());
+        assertEquals(2_000, commands.size(), "every thread's commands are still there");
+        assertEquals(0, commands.apply());
+        assertEquals(0, world.aliveCount());
+    }
+
     /** The one entity of {@code positions} that is not among {@code entities}. */
     private long findCreated(final long[] entities)
     {
@@ -642,7 +677,7 @@ final class CommandBufferTest
             assertEquals(round == 0 ? 0 : 1, commands.apply(), "a placeholder of the round before is unknown");
         }
 
-        assertTrue(commands.toString().endsWith("from 1 threads]"), commands.toString());
+        assertTrue(commands.toString().endsWith("from 0 threads, 1 lanes]"), commands.toString());
         assertEquals(300, positions.size());
         for (int k = 0; k < positions.size(); k++)
         {

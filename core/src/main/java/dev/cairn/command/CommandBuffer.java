@@ -56,7 +56,8 @@ import java.util.Arrays;
  * field holding a placeholder that cannot be resolved is written as {@link Entity#NULL}.
  * <p>
  * <b>Threads.</b> Recording is thread-safe. {@code apply()} and {@link #clear()} are not: call them where no thread
- * records, on the thread that owns the world, never inside an iteration of it.
+ * records, on the thread that owns the world. During a parallel iteration of the world both throw; inside a
+ * sequential {@code forEach}, {@code apply()} makes its changes under the rules direct calls follow there.
  */
 public final class CommandBuffer
 {
@@ -82,6 +83,8 @@ public final class CommandBuffer
 
     private static final int MAX_LANES = 0xFFFF;
     private static final int[] NO_REFERENCES = new int[0];
+    /** How many placeholders one thread's lane can hand out over the buffer's life: its numbers are 32 bits. */
+    static final long PLACEHOLDERS = 1L << 32;
 
     private final World world;
     /** Bits 48 to 62 of this buffer's placeholders: tells them from another buffer's. */
@@ -223,10 +226,19 @@ public final class CommandBuffer
 
     /**
      * Forgets every recorded command; placeholders handed out so far become unknown.
+     *
+     * @throws IllegalStateException if it is being applied, or a parallel iteration of the world runs (where other
+     *                               threads may be recording into it); nothing is forgotten then.
      */
     public void clear()
     {
         ensureNotApplying("cleared");
+        if (world.isStructureLocked())
+        {
+            throw new IllegalStateException("a command buffer cannot be cleared while the structure of its World is " +
+                "locked (a parallel iteration or a save to a channel runs): other threads may be recording into it; " +
+                "clear it after that returns");
+        }
         for (int k = 0; k < laneCount(); k++)
         {
             lanes[k].reset();
@@ -314,7 +326,13 @@ public final class CommandBuffer
     @Override
     public String toString()
     {
-        return "CommandBuffer[" + size() + " commands from " + laneCount() + " threads]";
+        int recording = 0;
+        for (int k = 0; k < laneCount(); k++)
+        {
+            recording += lanes[k].length != 0 ? 1 : 0;
+        }
+        // A lane is kept per thread that recorded since the buffer was made (or took over the lane of one that ended).
+        return "CommandBuffer[" + size() + " commands from " + recording + " threads, " + laneCount() + " lanes]";
     }
 
     private static int getInt(final byte[] bytes, final int at)
@@ -558,9 +576,9 @@ public final class CommandBuffer
         int createdCount;
         /**
          * The number of this lane's first placeholder since the last apply: numbers keep growing across applies, so
-         * a placeholder kept from an earlier round is never taken for a new one.
+         * a placeholder kept from an earlier round is never taken for a new one. They end at {@link #PLACEHOLDERS}.
          */
-        int base;
+        long base;
         /** The world, whose {@link World#resets()} the first segment since the lane was emptied notes. */
         private final World world;
         long resetsAtFirstCommand;
@@ -722,8 +740,14 @@ public final class CommandBuffer
             {
                 created = Arrays.copyOf(created, createdCount * 2);
             }
+            if (base + createdCount >= PLACEHOLDERS)
+            {
+                throw new IllegalStateException("a thread has taken " + PLACEHOLDERS + " placeholders from this " +
+                    "command buffer, all its placeholder numbers: a new one could be taken for one handed out before; " +
+                    "record creates into a new CommandBuffer");
+            }
             created[createdCount] = Entity.NULL;
-            return placeholderBits | ((base + createdCount++) & 0xFFFF_FFFFL);
+            return placeholderBits | (base + createdCount++);
         }
 
         /** Starts a segment for the chunk (or, outside one, the epoch) this thread records in now. */
@@ -972,7 +996,7 @@ public final class CommandBuffer
 
         private void create(final Lane lane, final long placeholder)
         {
-            final int number = (int)placeholder - lane.base;
+            final long number = (placeholder & 0xFFFF_FFFFL) - lane.base;
             if (placeholder >= 0 || number < 0 || number >= lane.createdCount)
             {
                 throw overwritten("1 command was");
@@ -986,7 +1010,7 @@ public final class CommandBuffer
             }
             finally
             {
-                lane.created[number] = created[0];
+                lane.created[(int)number] = created[0];
             }
         }
 
@@ -1049,8 +1073,8 @@ public final class CommandBuffer
                 return Entity.NULL;
             }
             final Lane lane = lanes[laneId];
-            final int number = (int)value - lane.base;
-            return number >= 0 && number < lane.createdCount ? lane.created[number] : Entity.NULL;
+            final long number = (value & 0xFFFF_FFFFL) - lane.base;
+            return number >= 0 && number < lane.createdCount ? lane.created[(int)number] : Entity.NULL;
         }
 
         /** The entity-reference row offsets of a storage, looked up once per type id. */

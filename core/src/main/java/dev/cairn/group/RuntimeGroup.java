@@ -1145,7 +1145,7 @@ public final class RuntimeGroup implements AutoCloseable
             validate();
             if (offHeap.structureLockedBy() != null)
             {
-                throw offHeap.lockedStructure("build group " + describe() + " in");
+                throw offHeap.lockedStructure("build group " + describe());
             }
             final RuntimeGroup group = new RuntimeGroup(this);
             if (!owned.isEmpty())

@@ -429,8 +429,9 @@ public final class OffHeap
         }
         return new IllegalStateException(
             "cannot " + change + " while " + lockedBy + " runs in parallel: structural changes (create, " +
-            "destroy, add, remove, clear, sort, compact, groups, observers) would race with it. Record the change in " +
-            "a dev.cairn.command.CommandBuffer and apply() it after the iteration");
+            "destroy, add, remove, clear, sort, compact, groups, observers) would race with it. Record creates, " +
+            "destroys, adds, removes and patches in a dev.cairn.command.CommandBuffer and apply() it after the " +
+            "iteration; make any other change after the iteration returns");
     }
 
     /**

@@ -8,6 +8,7 @@ import java.lang.reflect.Field;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -76,6 +77,29 @@ final class CommandBufferLaneTest
             assertFalse(world.valid(first), "the run before applied");
             assertFalse(world.valid(second), "the run after applied");
             assertEquals(0, world.aliveCount(), "the damaged run created nothing");
+        }
+    }
+
+    @Test
+    void aLaneThatRanOutOfPlaceholderNumbersRefusesCreateAndNeverTakesAnOldPlaceholderForANewOne() throws Exception
+    {
+        try (World world = new World())
+        {
+            final CommandBuffer commands = new CommandBuffer(world);
+            final long old = commands.create();
+            commands.clear();
+            firstLane(commands).base = CommandBuffer.PLACEHOLDERS - 1; // as after 2^32 - 1 creates by this thread
+            final long last = commands.create();
+
+            final IllegalStateException refused = assertThrows(IllegalStateException.class, commands::create);
+
+            assertTrue(refused.getMessage().contains("new CommandBuffer"), refused.getMessage());
+            assertNotEquals(old, last);
+            assertEquals(1, commands.size(), "the refused create recorded nothing");
+            commands.destroy(old);
+            assertEquals(1, commands.apply(), "the old placeholder names nothing: its destroy is skipped");
+            assertEquals(1, world.aliveCount(), "the last create was made");
+            assertThrows(IllegalStateException.class, commands::create, "and stays refused");
         }
     }
 
