@@ -445,7 +445,7 @@ public final class CommandBuffer
         throw new IllegalArgumentException(entity == Entity.NULL ?
             "a command needs an entity, not Entity.NULL" :
             Entity.toString(entity) + " is neither an entity nor a placeholder create() of this command buffer " +
-                "returned");
+                "returned" + (entity < 0 ? " (a placeholder of another command buffer names nothing here)" : ""));
     }
 
     private boolean isPlaceholder(final long value)
