@@ -233,12 +233,7 @@ public final class CommandBuffer
     public void clear()
     {
         ensureNotApplying("cleared");
-        if (world.isStructureLocked())
-        {
-            throw new IllegalStateException("a command buffer cannot be cleared while the structure of its World is " +
-                "locked (a parallel iteration or a save to a channel runs): other threads may be recording into it; " +
-                "clear it after that returns");
-        }
+        ensureUnlocked("cleared", "other threads may be recording into it; clear it after that returns");
         for (int k = 0; k < laneCount(); k++)
         {
             lanes[k].reset();
@@ -261,11 +256,7 @@ public final class CommandBuffer
         {
             throw new IllegalStateException("the World of this command buffer is closed; nothing was applied");
         }
-        if (world.isStructureLocked())
-        {
-            throw new IllegalStateException("a command buffer cannot be applied while the structure of its World " +
-                "is locked (a parallel iteration or a save to a channel runs): apply it after that returns");
-        }
+        ensureUnlocked("applied", "apply it after that returns");
         ensureNotApplying("applied again");
         final Lane[] lanes = Arrays.copyOf(this.lanes, laneCount());
         for (final Lane lane : lanes)
@@ -365,6 +356,15 @@ public final class CommandBuffer
         final Lane lane = laneOfThread.get();
         byThread[slot] = lane;
         return lane;
+    }
+
+    private void ensureUnlocked(final String what, final String advice)
+    {
+        if (world.isStructureLocked())
+        {
+            throw new IllegalStateException("a command buffer cannot be " + what + " while the structure of its World " +
+                "is locked (a parallel iteration or a save to a channel runs): " + advice);
+        }
     }
 
     private void ensureNotApplying(final String what)
@@ -750,6 +750,13 @@ public final class CommandBuffer
             return placeholderBits | (base + createdCount++);
         }
 
+        /** Where the entity a placeholder of this lane stands for goes in {@code created}: -1 if not this round's. */
+        int createdIndex(final long placeholder)
+        {
+            final long number = (placeholder & 0xFFFF_FFFFL) - base;
+            return number >= 0 && number < createdCount ? (int)number : -1;
+        }
+
         /** Starts a segment for the chunk (or, outside one, the epoch) this thread records in now. */
         private void openSegment(final int from)
         {
@@ -996,8 +1003,8 @@ public final class CommandBuffer
 
         private void create(final Lane lane, final long placeholder)
         {
-            final long number = (placeholder & 0xFFFF_FFFFL) - lane.base;
-            if (placeholder >= 0 || number < 0 || number >= lane.createdCount)
+            final int number = lane.createdIndex(placeholder);
+            if (placeholder >= 0 || number < 0)
             {
                 throw overwritten("1 command was");
             }
@@ -1010,7 +1017,7 @@ public final class CommandBuffer
             }
             finally
             {
-                lane.created[(int)number] = created[0];
+                lane.created[number] = created[0];
             }
         }
 
@@ -1073,8 +1080,8 @@ public final class CommandBuffer
                 return Entity.NULL;
             }
             final Lane lane = lanes[laneId];
-            final long number = (value & 0xFFFF_FFFFL) - lane.base;
-            return number >= 0 && number < lane.createdCount ? lane.created[(int)number] : Entity.NULL;
+            final int number = lane.createdIndex(value);
+            return number >= 0 ? lane.created[number] : Entity.NULL;
         }
 
         /** The entity-reference row offsets of a storage, looked up once per type id. */
