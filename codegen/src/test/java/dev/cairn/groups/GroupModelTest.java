@@ -466,7 +466,20 @@ final class GroupModelTest
                 }
             };
             final GroupFixtures_MovementGroup generated = movementGroups.get(rule);
-            if (generated != null && value % 2 == 0)
+            if (generated != null && value % 3 == 1)
+            {
+                generated.forEachIndex(i ->
+                {
+                    final long entity = pos.entityAt(i);
+                    check(vel.entityAt(i) == entity, "index " + i + " of the owned storages holds two " +
+                        "entities during a walk of " + rule);
+                    check(pos.xAt(i) == model.get(Kind.POS).get(entity) &&
+                        vel.dxAt(i) == model.get(Kind.VEL).get(entity),
+                        "index " + i + " does not hold the values of " + Entity.toString(entity));
+                    visit.accept(entity);
+                });
+            }
+            else if (generated != null && value % 3 == 0)
             {
                 generated.forEach((entity, p, v) ->
                 {

@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.BenchmarkParams;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 
 /**
  * Cairn's groups on the workloads of {@link CairnIteration}: the same actions over full-owning groups
@@ -37,6 +38,10 @@ public class CairnGroupIteration
         World threeWorld;
         MovementGroup movement;
         Acceleration3Group accelerated;
+        /** Position += velocity at an index of the two-component world's storages. */
+        IntConsumer move;
+        /** Position += velocity, velocity += acceleration at an index of the three-component world's storages. */
+        IntConsumer accelerate;
 
         /**
          * Creates the worlds: one per group, so that the groups own their storages alone.
@@ -51,6 +56,8 @@ public class CairnGroupIteration
             movement = new MovementGroup(twoWorld);
             threeWorld = filled(count, true);
             accelerated = new Acceleration3Group(threeWorld);
+            move = moveByIndex(twoWorld);
+            accelerate = accelerateByIndex(threeWorld);
         }
 
         /** Frees the worlds' memory. */
@@ -68,6 +75,8 @@ public class CairnGroupIteration
     {
         World world;
         ActiveMovementGroup active;
+        /** Position += velocity at an index of the world's storages. */
+        IntConsumer move;
 
         /**
          * Creates the world.
@@ -93,6 +102,7 @@ public class CairnGroupIteration
                 }
             }
             active = new ActiveMovementGroup(world);
+            move = moveByIndex(world);
         }
 
         /** Frees the world's memory. */
@@ -184,6 +194,33 @@ public class CairnGroupIteration
             v.dx(dx + a.ax());
             v.dy(dy + a.ay());
         });
+    }
+
+    static IntConsumer moveByIndex(final World world)
+    {
+        final PositionStorage positions = world.storage(PositionStorage.TYPE);
+        final VelocityStorage velocities = world.storage(VelocityStorage.TYPE);
+        return i ->
+        {
+            positions.xAt(i, positions.xAt(i) + velocities.dxAt(i));
+            positions.yAt(i, positions.yAt(i) + velocities.dyAt(i));
+        };
+    }
+
+    static IntConsumer accelerateByIndex(final World world)
+    {
+        final PositionStorage positions = world.storage(PositionStorage.TYPE);
+        final VelocityStorage velocities = world.storage(VelocityStorage.TYPE);
+        final AccelerationStorage accelerations = world.storage(AccelerationStorage.TYPE);
+        return i ->
+        {
+            final float dx = velocities.dxAt(i);
+            final float dy = velocities.dyAt(i);
+            positions.xAt(i, positions.xAt(i) + dx);
+            positions.yAt(i, positions.yAt(i) + dy);
+            velocities.dxAt(i, dx + accelerations.axAt(i));
+            velocities.dyAt(i, dy + accelerations.ayAt(i));
+        };
     }
 
     static void exclude(final ActiveMovementGroup group)

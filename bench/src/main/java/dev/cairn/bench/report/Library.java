@@ -10,6 +10,8 @@ public enum Library
     CAIRN("Cairn", "Cairn", "#d95f02"),
     /** Cairn, through a generated full-owning group ({@code CairnGroupIteration}). */
     CAIRN_GROUP("CairnGroup", "Cairn group", "#fdae61"),
+    /** Cairn, through the same groups walked by index ({@code CairnGroupIndexIteration}). */
+    CAIRN_GROUP_INDEX("CairnGroupIndex", "Cairn group by index", "#fee08b"),
     /** Dominion 0.9.0. */
     DOMINION("Dominion", "Dominion", "#1b9e77"),
     /** Artemis-odb 2.3.0. */

@@ -58,10 +58,10 @@ class ReportGeneratorTest
         final String page = ResultsPage.markdown(results(), machine(), "quick", "bench/results/quick.json", "c.svg");
 
         assertTrue(page.contains(
-            "| iterate 2 components | 1M | **1.50** ± 0.10 | - | 9.00 | 6.00 ± 0.50 | - | 0.50 ± 0.01 | 1.00 ± 0.02 |"),
+            "| iterate 2 components | 1M | **1.50** ± 0.10 | - | - | 9.00 | 6.00 ± 0.50 | - | 0.50 ± 0.01 | 1.00 ± 0.02 |"),
             page);
         assertTrue(page.contains("| iterate 2 components | 1M | 6.00x | 4.00x | - | 0.33x | 0.67x |"), page);
-        assertTrue(page.contains("| iterate 2 components | 1M | 0.00 | - | 24.00 | 0.00 | - | 0.00 | 0.00 |"), page);
+        assertTrue(page.contains("| iterate 2 components | 1M | 0.00 | - | - | 24.00 | 0.00 | - | 0.00 | 0.00 |"), page);
         assertTrue(page.contains("Test CPU, 2 cores (nproc), 8.0 GiB RAM"), page);
         assertTrue(page.contains("`bench/run-benchmarks.sh quick`"), page);
         assertTrue(page.contains("| code | commit abc1234 |"), page);
@@ -74,8 +74,8 @@ class ReportGeneratorTest
     {
         final List<Goal> goals = Goal.evaluate(results());
 
-        assertEquals(10, goals.size(), "the sample has no exclusion workload, so no exclusion goal");
-        assertEquals("not measured", goals.get(9).verdict(), "the sample has no destroy-many result");
+        assertEquals(12, goals.size(), "the sample has no exclusion workload, so no exclusion goal");
+        assertEquals("not measured", goals.get(11).verdict(), "the sample has no destroy-many result");
         assertTrue(goals.get(0).met(), goals.get(0).toString());
         assertEquals("met, 25% under the limit", goals.get(0).verdict());
         assertTrue(goals.get(1).met(), goals.get(1).toString());
@@ -85,7 +85,7 @@ class ReportGeneratorTest
         assertFalse(goals.get(4).met(), goals.get(4).toString());
         assertEquals("missed, 17% over the limit (2.04 ns too slow)", goals.get(4).verdict());
         assertTrue(goals.get(5).met(), goals.get(5).toString());
-        for (final Goal group : goals.subList(6, 9))
+        for (final Goal group : goals.subList(6, 11))
         {
             assertEquals("not measured", group.verdict(), "the sample has no group results");
         }
@@ -101,14 +101,21 @@ class ReportGeneratorTest
         final String group = json.substring(start, end)
             .replace("CairnIteration.iterate2_1M", "CairnGroupIteration.iterate2_1M")
             .replace("\"score\": 1.5,", "\"score\": 0.9,");
-        final ResultSet results = ResultSet.parse(json.substring(0, start) + group + "\n    " + json.substring(start));
+        final String byIndex = group.replace("CairnGroupIteration", "CairnGroupIndexIteration")
+            .replace("\"score\": 0.9,", "\"score\": 1.2,");
+        final ResultSet results = ResultSet.parse(
+            json.substring(0, start) + group + "\n    " + byIndex + "\n    " + json.substring(start));
 
         assertEquals(0.9, results.find(Library.CAIRN_GROUP, Workloads.ITERATE2, 1_000_000).nanos(), 1e-9);
+        assertEquals(1.2, results.find(Library.CAIRN_GROUP_INDEX, Workloads.ITERATE2, 1_000_000).nanos(), 1e-9);
         assertEquals(1.5, results.find(Library.CAIRN, Workloads.ITERATE2, 1_000_000).nanos(), 1e-9);
         final List<Goal> goals = Goal.evaluate(results);
         assertEquals("met, 10% under the limit", goals.get(6).verdict(), goals.get(6).toString());
         assertEquals("met, 10% under the limit", goals.get(7).verdict(), goals.get(7).toString());
         assertTrue(goals.get(7).measured().contains("UnsafeBuffer loop's 1.00 ns"), goals.get(7).measured());
+        assertTrue(goals.get(8).goal().startsWith("full-owning group by index"), goals.get(8).toString());
+        assertEquals("missed, 20% over the limit", goals.get(8).verdict(), goals.get(8).toString());
+        assertEquals("missed, 20% over the limit", goals.get(9).verdict(), goals.get(9).toString());
     }
 
     @Test
@@ -132,7 +139,7 @@ class ReportGeneratorTest
         final String page = ResultsPage.markdown(results, machine(), "quick", "bench/results/quick.json", "c.svg");
 
         assertTrue(page.contains(
-            "| iterate 2 components | 1M | 1.50 ± 0.10 | - | 9.00 | **1.20** ± 0.50 | - | 0.50 ± 0.01 | 1.00 ± 0.02 |"),
+            "| iterate 2 components | 1M | 1.50 ± 0.10 | - | - | 9.00 | **1.20** ± 0.50 | - | 0.50 ± 0.01 | 1.00 ± 0.02 |"),
             page);
         assertTrue(page.contains("In each row the fastest library is in **bold**"), page);
     }

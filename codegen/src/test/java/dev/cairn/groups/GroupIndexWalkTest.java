@@ -1,0 +1,249 @@
+package dev.cairn.groups;
+
+import dev.cairn.World;
+import dev.cairn.parallel.Chunks;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.IntConsumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The walk of an owning group by index: at index {@code i} every owned storage holds the group's {@code i}th entity,
+ * which the action reaches through the storages' indexed accessors.
+ */
+final class GroupIndexWalkTest
+{
+    private final World world = new World(1 << 16);
+    private final GroupFixtures_PosStorage positions = world.storage(GroupFixtures_PosStorage.TYPE);
+    private final GroupFixtures_VelStorage velocities = world.storage(GroupFixtures_VelStorage.TYPE);
+    private final GroupFixtures_HpStorage hps = world.storage(GroupFixtures_HpStorage.TYPE);
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    @Test
+    void eachIndexOfTheRangeHoldsTheSameEntityInEveryOwnedStorageAndWritesReachIt()
+    {
+        final long[] e = entities(40);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            if (i % 4 != 0)
+            {
+                velocities.emplace(e[i], 100 + i, 0f);
+            }
+            hps.emplace(e[i], i);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final List<Integer> order = new ArrayList<>();
+
+        movement.forEachIndex(i ->
+        {
+            order.add(i);
+            final long entity = positions.entityAt(i);
+            assertEquals(entity, velocities.entityAt(i), "index " + i + " of both owned storages");
+            assertEquals(entity, movement.group().entityAt(i));
+            positions.xAt(i, positions.xAt(i) + velocities.dxAt(i));
+        });
+
+        final List<Integer> backwards = new ArrayList<>();
+        for (int i = movement.size() - 1; i >= 0; i--)
+        {
+            backwards.add(i);
+        }
+        assertEquals(backwards, order, "every index of the range once, from the back");
+        for (int i = 0; i < e.length; i++)
+        {
+            final float moved = i % 4 != 0 ? i + 100 + i : i;
+            assertEquals(moved, positions.get(e[i]).x(), "the write at its index reached entity " + i);
+        }
+    }
+
+    @Test
+    void removingTheCurrentEntityOrItsComponentsVisitsEveryOtherOnceAndJoinersNot()
+    {
+        final long[] e = movers(60);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final Set<Long> seen = new HashSet<>();
+        final List<Long> joined = new ArrayList<>();
+
+        movement.forEachIndex(i ->
+        {
+            final long entity = positions.entityAt(i);
+            assertTrue(seen.add(entity), "visited twice");
+            final int n = (int)positions.xAt(i);
+            if (n % 3 == 0)
+            {
+                world.destroy(entity);
+            }
+            else if (n % 3 == 1)
+            {
+                velocities.erase(entity);
+            }
+            else
+            {
+                positions.xAt(i, positions.xAt(i) + 1000f);
+            }
+            if (n % 10 == 0)
+            {
+                final long joiner = world.create();
+                positions.emplace(joiner, -1f, 0f);
+                velocities.emplace(joiner, 0f, 0f);
+                joined.add(joiner);
+            }
+        });
+
+        assertEquals(60, seen.size(), "every entity of the range at the start, once");
+        for (final long joiner : joined)
+        {
+            assertTrue(!seen.contains(joiner) && movement.contains(joiner), "an entity that joined is not visited");
+        }
+        assertEquals(20 + joined.size(), movement.size());
+        for (int i = 0; i < e.length; i++)
+        {
+            if (i % 3 == 2)
+            {
+                assertEquals(i + 1000f, positions.get(e[i]).x(), "the write reached entity " + i + " alone");
+            }
+        }
+    }
+
+    @Test
+    void anEntityNotYetVisitedLeavingStopsTheWalkInsteadOfVisitingAnotherTwice()
+    {
+        final long[] e = movers(8);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final List<Long> visited = new ArrayList<>();
+
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            movement.forEachIndex(i ->
+            {
+                visited.add(positions.entityAt(i));
+                if (visited.size() == 1)
+                {
+                    velocities.erase(movement.group().entityAt(0));
+                }
+            }));
+
+        assertTrue(stopped.getMessage().contains("other entities left or joined it"), stopped.getMessage());
+        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
+        assertEquals(e.length - 1, movement.size(), "the change itself was made");
+    }
+
+    @Test
+    void closingTheWorldFromTheActionIsRefusedAndAClosedGroupRefusesTheWalk()
+    {
+        movers(4);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+
+        final IllegalStateException refused =
+            assertThrows(IllegalStateException.class, () -> movement.forEachIndex(i -> world.close()));
+        assertTrue(!world.isClosed(), refused.getMessage());
+        final int[] visits = {0};
+        movement.forEachIndex(i -> visits[0]++);
+        assertEquals(4, visits[0], "the refused close left the walk usable");
+
+        movement.close();
+        final IllegalStateException closed =
+            assertThrows(IllegalStateException.class, () -> movement.forEachIndex(i -> visits[0]++));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        assertEquals(4, visits[0]);
+    }
+
+    @Test
+    void theParallelWalkGivesEachIndexOnceAndLocksTheStructure()
+    {
+        movers(5000);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final AtomicIntegerArray visits = new AtomicIntegerArray(movement.size());
+        final ForkJoinPool pool = new ForkJoinPool(2);
+        try
+        {
+            movement.parallelForEachIndex(pool, 64, i ->
+            {
+                visits.incrementAndGet(i);
+                positions.yAt(i, positions.yAt(i) + velocities.dxAt(i));
+            });
+            final IllegalStateException locked = assertThrows(IllegalStateException.class, () ->
+                movement.parallelForEachIndex(pool, Chunks.AUTOMATIC, i -> velocities.erase(positions.entityAt(i))));
+            assertTrue(locked.getMessage().contains("CommandBuffer"), locked.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> movement.parallelForEachIndex(pool, -1, i -> { }));
+            assertThrows(NullPointerException.class, () -> movement.parallelForEachIndex(pool, 1, null));
+        }
+        finally
+        {
+            pool.shutdown();
+        }
+
+        final int[] counts = new int[visits.length()];
+        for (int i = 0; i < counts.length; i++)
+        {
+            counts[i] = visits.get(i);
+        }
+        final int[] once = new int[counts.length];
+        Arrays.fill(once, 1);
+        assertTrue(Arrays.equals(once, counts), "each index once");
+        assertEquals(5000, movement.size(), "the refused erases changed nothing");
+        for (int i = 0; i < movement.size(); i++)
+        {
+            assertEquals(positions.xAt(i), positions.yAt(i), "index " + i + " written once, with its own velocity");
+        }
+    }
+
+    @Test
+    void aPartialOwningGroupWalksItsOwnedStorageByIndexAndANonOwningGroupHasNoIndexWalk() throws Exception
+    {
+        final GroupFixtures_MassStorage masses = world.storage(GroupFixtures_MassStorage.TYPE);
+        final GroupFixtures_MarkedStorage marked = world.storage(GroupFixtures_MarkedStorage.TYPE);
+        final GroupFixtures_HeavyGroup heavy = new GroupFixtures_HeavyGroup(world);
+        final long[] e = entities(6);
+        for (int i = 0; i < e.length; i++)
+        {
+            masses.emplace(e[i], i);
+            hps.emplace(e[i], i * 10);
+            if (i % 2 == 1)
+            {
+                marked.emplace(e[i]);
+            }
+        }
+        final Set<String> seen = new HashSet<>();
+
+        heavy.forEachIndex(i -> seen.add(masses.kgAt(i) + "/" + hps.get(masses.entityAt(i)).value()));
+
+        assertEquals(Set.of("1.0/10", "3.0/30", "5.0/50"), seen);
+        assertThrows(NoSuchMethodException.class,
+            () -> GroupFixtures_WoundedGroup.class.getMethod("forEachIndex", IntConsumer.class));
+    }
+
+    private long[] entities(final int count)
+    {
+        final long[] e = new long[count];
+        world.create(e, count);
+        return e;
+    }
+
+    private long[] movers(final int count)
+    {
+        final long[] e = entities(count);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+        }
+        return e;
+    }
+}
