@@ -425,6 +425,18 @@ final class GroupSource
         out.close();
         out.close();
         out.blank();
+        out.javadoc("Calls {@code action} with each index of the group's range, on the {@linkplain " +
+                "ForkJoinPool#commonPool() common pool} in chunks of an automatic size; see " +
+                "{@link #parallelForEachIndex(ForkJoinPool, int, IntConsumer)}.",
+            "",
+            "@param action receives each index, on any of the pool's threads.",
+            "@throws IllegalStateException if the group or world is closed, or a parallel iteration of the world runs " +
+                "already.");
+        out.line("public void parallelForEachIndex(final IntConsumer action)");
+        out.open();
+        out.line("parallelForEachIndex(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);");
+        out.close();
+        out.blank();
         out.javadoc("Calls {@code action} with each index of the group's range, splitting it into chunks that run on " +
                 "{@code pool}: the indices of {@link #forEachIndex(IntConsumer)}, each exactly once, back to front " +
                 "within a chunk and in no particular order across chunks. The world's structure is locked until it " +

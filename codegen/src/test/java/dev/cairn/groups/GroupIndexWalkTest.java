@@ -181,6 +181,7 @@ final class GroupIndexWalkTest
             final IllegalStateException locked = assertThrows(IllegalStateException.class, () ->
                 movement.parallelForEachIndex(pool, Chunks.AUTOMATIC, i -> velocities.erase(positions.entityAt(i))));
             assertTrue(locked.getMessage().contains("CommandBuffer"), locked.getMessage());
+            movement.parallelForEachIndex(i -> visits.incrementAndGet(i));
             assertThrows(IllegalArgumentException.class, () -> movement.parallelForEachIndex(pool, -1, i -> { }));
             assertThrows(NullPointerException.class, () -> movement.parallelForEachIndex(pool, 1, null));
         }
@@ -194,9 +195,9 @@ final class GroupIndexWalkTest
         {
             counts[i] = visits.get(i);
         }
-        final int[] once = new int[counts.length];
-        Arrays.fill(once, 1);
-        assertTrue(Arrays.equals(once, counts), "each index once");
+        final int[] twice = new int[counts.length];
+        Arrays.fill(twice, 2);
+        assertTrue(Arrays.equals(twice, counts), "each index once per walk, on the given pool and the common one");
         assertEquals(5000, movement.size(), "the refused erases changed nothing");
         for (int i = 0; i < movement.size(); i++)
         {
