@@ -198,6 +198,13 @@ public final class Snapshot
         catch (final RuntimeException ex)
         {
             world.unloadSnapshot(in);
+            // Whatever a changed byte broke first, report the change itself.
+            final SnapshotFormatException corrupted = in.corruption();
+            if (corrupted != null)
+            {
+                corrupted.addSuppressed(ex);
+                throw corrupted;
+            }
             throw ex;
         }
         source.position(source.position() + (int)in.offset());

@@ -17,6 +17,9 @@ import java.util.zip.CRC32C;
  */
 public final class SnapshotOutput
 {
+    /** Bytes a bulk copy writes before it adds them to the checksum. */
+    private static final int CHECKSUM_BLOCK = 64 * 1024;
+
     private final ByteBuffer buffer;
     private final WritableByteChannel channel;
     private final CRC32C crc = new CRC32C();
@@ -106,7 +109,8 @@ public final class SnapshotOutput
             {
                 flush();
             }
-            final int chunk = (int)Math.min(bytes - done, buffer.remaining());
+            // A block at a time, each added to the checksum while it is still in cache.
+            final int chunk = (int)Math.min(Math.min(bytes - done, buffer.remaining()), CHECKSUM_BLOCK);
             final int position = buffer.position();
             if (buffer.isDirect())
             {
@@ -119,6 +123,7 @@ public final class SnapshotOutput
             }
             buffer.position(position + chunk);
             done += chunk;
+            updateCrc();
         }
     }
 
