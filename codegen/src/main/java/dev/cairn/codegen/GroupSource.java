@@ -402,17 +402,21 @@ final class GroupSource
                 "lookup. The fastest walk of a group: nothing is positioned per entity.",
             "<p>",
             "An index names a place, not an entity: once the action removed the entity at {@code i}, or one of its " +
-                "owned components, {@code i} holds another entity of the group (one already visited), and the " +
-                "accessors reach that one. Otherwise the rules of {@link #forEach(Action)} hold: entities joining " +
-                "meanwhile are not visited, and a change that moves an entity not yet visited across the walk stops " +
-                "it with an {@link IllegalStateException}. Every accessor checks its index against its storage's " +
-                "size, so no sequence of changes makes it reach memory outside the storage.",
+                "owned components, the owned storages may hold other entities at {@code i} (a member already " +
+                "visited, an entity outside the group) or none, and the accessors reach those: read and write what " +
+                "the action needs before such a change, not after it. Otherwise the rules of " +
+                "{@link #forEach(Action)} hold: entities joining meanwhile are not visited, and a change that moves " +
+                "an entity not yet visited across the walk stops it with an {@link IllegalStateException}. Every " +
+                "accessor checks its index against its storage's size (not the group's), so no sequence of changes " +
+                "makes it reach memory outside the storage.",
             "",
             "@param action receives each index.",
             "@throws IllegalStateException if the group or the world is closed; from {@code action}, closing the " +
-                "world or the group, or sorting it, throws too.");
+                "world or the group, or sorting it, throws too.",
+            "@throws NullPointerException  if {@code action} is null.");
         out.line("public void forEachIndex(final IntConsumer action)");
         out.open();
+        out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each index\");");
         out.line("final RuntimeGroup group = this.group;");
         out.line("group.beginIteration();");
         out.line("try");

@@ -1,6 +1,7 @@
 package dev.cairn.groups;
 
 import dev.cairn.World;
+import dev.cairn.group.RuntimeGroup;
 import dev.cairn.parallel.Chunks;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -228,6 +229,47 @@ final class GroupIndexWalkTest
         assertEquals(Set.of("1.0/10", "3.0/30", "5.0/50"), seen);
         assertThrows(NoSuchMethodException.class,
             () -> GroupFixtures_WoundedGroup.class.getMethod("forEachIndex", IntConsumer.class));
+    }
+
+    @Test
+    void aRuntimeGroupThatOwnsWalksByIndexAndOneThatDoesNotSaysToUseForEach()
+    {
+        movers(5);
+        final RuntimeGroup owning = world.group().owning(GroupFixtures.Pos.class, GroupFixtures.Vel.class).build();
+        final RuntimeGroup nonOwning = world.group().with(GroupFixtures.Hp.class).build();
+        final List<Integer> order = new ArrayList<>();
+
+        owning.forEachIndex(i ->
+        {
+            order.add(i);
+            assertEquals(positions.entityAt(i), velocities.entityAt(i));
+        });
+
+        assertEquals(List.of(4, 3, 2, 1, 0), order);
+        final IllegalStateException refused =
+            assertThrows(IllegalStateException.class, () -> nonOwning.forEachIndex(i -> { }));
+        assertTrue(refused.getMessage().contains("forEach"), refused.getMessage());
+        final NullPointerException missing = assertThrows(NullPointerException.class, () -> owning.forEachIndex(null));
+        assertTrue(missing.getMessage().contains("action"), missing.getMessage());
+    }
+
+    @Test
+    void aNullActionIsRefusedEvenWhenTheGroupIsEmptyAndSortingOrClosingFromAWalkNamesTheGroup()
+    {
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final NullPointerException empty = assertThrows(NullPointerException.class, () -> movement.forEachIndex(null));
+        assertTrue(empty.getMessage().contains("pass what to do"), empty.getMessage());
+        movers(4);
+        final GroupFixtures_AcceleratedGroup accelerated = new GroupFixtures_AcceleratedGroup(world);
+
+        final IllegalStateException sorting = assertThrows(IllegalStateException.class,
+            () -> movement.forEachIndex(i -> movement.sort(positions.comparingX())));
+        final IllegalStateException closing = assertThrows(IllegalStateException.class,
+            () -> movement.forEachIndex(i -> accelerated.close()));
+
+        assertTrue(sorting.getMessage().startsWith("cannot sort group"), sorting.getMessage());
+        assertTrue(closing.getMessage().contains("or its storage"), closing.getMessage());
+        assertTrue(accelerated.isOpen(), "the refused close left the group open");
     }
 
     private long[] entities(final int count)

@@ -18,8 +18,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.IntConsumer;
 import java.util.function.LongConsumer;
 
 /**
@@ -195,6 +197,51 @@ public final class RuntimeGroup implements AutoCloseable
             while (--i >= 0)
             {
                 action.accept(entityAt(i));
+                if (moves.count() != mark)
+                {
+                    checkWalk(mark, i);
+                    mark = moves.count();
+                }
+                i = Math.min(i, extent());
+            }
+        }
+        finally
+        {
+            endIteration();
+        }
+    }
+
+    /**
+     * Calls {@code action} with each index of an owning group's range, from the back to the front: at index
+     * {@code i} every owned storage holds the group's {@code i}th entity, which the action reaches through the
+     * storages' indexed accessors. The rules of a generated group's {@code forEachIndex} hold (see the groups guide):
+     * an index names a place, not an entity, so once the action removed the entity at {@code i}, or one of its owned
+     * components, the storages may hold other entities at {@code i}, or none; entities joining meanwhile are not
+     * visited; a change that moves an entity not yet visited across the walk stops it. A generated group's own
+     * {@code forEachIndex} does the same with a call site of its own, which the JIT inlines more readily.
+     *
+     * @param action receives each index.
+     * @throws IllegalStateException if the group is closed or owns no storage (a non-owning group's range is its own
+     *                               set: walk it with {@link #forEach}).
+     * @throws NullPointerException  if {@code action} is null.
+     */
+    public void forEachIndex(final IntConsumer action)
+    {
+        Objects.requireNonNull(action, "action: pass what to do with each index");
+        ensureOpen();
+        if (entities != null)
+        {
+            throw new IllegalStateException("group " + description + " owns no storage, so its indices are not an " +
+                "index of any storage: walk it with forEach");
+        }
+        beginIteration();
+        try
+        {
+            int i = extent();
+            long mark = moves.count();
+            while (--i >= 0)
+            {
+                action.accept(i);
                 if (moves.count() != mark)
                 {
                     checkWalk(mark, i);
@@ -437,6 +484,11 @@ public final class RuntimeGroup implements AutoCloseable
         // or locked would otherwise refuse half-way, leaving the others permuted and the group misaligned.
         for (final ComponentStorage<?> storage : owned)
         {
+            if (storage.isIterating() && !storage.isClosed())
+            {
+                throw new IllegalStateException("cannot sort group " + description + " while it, or its storage " +
+                    storage.name() + ", is being iterated; sort it after the iteration returns");
+            }
             storage.ensureOwnedReorderable(family, length);
         }
         final int[] order = owned[0].sortOwned(family, length, comparator);
@@ -476,8 +528,9 @@ public final class RuntimeGroup implements AutoCloseable
         if (!owned0Closed() && lead().isIterating())
         {
             throw new IllegalStateException(
-                "group " + description + " cannot be closed while it is being iterated; close it after the iteration " +
-                "returns");
+                "group " + description + " cannot be closed while it, or its storage " + lead().name() + ", is " +
+                "being iterated (by this group, a group nested with it, a view or the storage's own forEach); close " +
+                "it after the iteration returns");
         }
         closed = true;
         for (final Follower follower : followers)

@@ -146,7 +146,7 @@ public final class Chunks
         }
         if (action == null)
         {
-            throw new NullPointerException("action");
+            throw new NullPointerException("action is null: pass what to run for each entity or index");
         }
         if (pool.isShutdown())
         {

@@ -402,7 +402,7 @@ public class SparseSet implements AutoCloseable
      */
     protected final int insertMember(final long entity)
     {
-        ensureMutable("insert into");
+        ensureMutable("add to");
         if (clearedUnderWalk)
         {
             throw insertAfterClearUnderWalk(entity);
@@ -1318,7 +1318,7 @@ public class SparseSet implements AutoCloseable
     /**
      * Checks that the set may change now: it is open, and no parallel iteration locks its world's structure.
      *
-     * @param change what is attempted, for the message, for example {@code "insert into"}.
+     * @param change what is attempted, for the message, for example {@code "add to"}.
      * @throws IllegalStateException if it is closed or locked.
      */
     protected final void ensureMutable(final String change)
