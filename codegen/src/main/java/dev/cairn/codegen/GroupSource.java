@@ -132,7 +132,9 @@ final class GroupSource
                 model.group().getQualifiedName() + "} by cairn-codegen; do not edit.",
             "<p>",
             kind + " {@link #forEach(Action)} passes each entity with a positioned {@code Ref} per component, the " +
-                "reusable {@link #cursor()} serves an ordinary loop; neither allocates. Removing the current entity, " +
+                "reusable {@link #cursor()} serves an ordinary loop" + (owning ? ", and {@link #forEachIndex" +
+                "(IntConsumer)} passes only the index, for the owned storages' indexed accessors (the fastest walk); " +
+                "none allocates" : "; neither allocates") + ". Removing the current entity, " +
                 "or any of its components, while iterating is safe and entities joining meanwhile are not visited; " +
                 "a change that moves another entity across the walk (one not yet visited leaving) stops it with an " +
                 "{@link IllegalStateException}. See {@link RuntimeGroup} for the rules of ownership.",

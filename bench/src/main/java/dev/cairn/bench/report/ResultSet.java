@@ -131,7 +131,31 @@ public final class ResultSet
                 bytes = number(((Map<String, Object>)alloc).get("score"));
             }
         }
-        return new Result(library, workload, entities, score, error, bytes);
+        double fastestFork = score;
+        double slowestFork = score;
+        final Object raw = primary.get("rawData");
+        if (raw instanceof List && !((List<Object>)raw).isEmpty())
+        {
+            fastestFork = Double.POSITIVE_INFINITY;
+            slowestFork = Double.NEGATIVE_INFINITY;
+            for (final Object fork : (List<Object>)raw)
+            {
+                final double mean = mean((List<Object>)fork) * scale;
+                fastestFork = Math.min(fastestFork, mean);
+                slowestFork = Math.max(slowestFork, mean);
+            }
+        }
+        return new Result(library, workload, entities, score, error, bytes, fastestFork, slowestFork);
+    }
+
+    private static double mean(final List<Object> iterations)
+    {
+        double sum = 0;
+        for (final Object iteration : iterations)
+        {
+            sum += number(iteration);
+        }
+        return iterations.isEmpty() ? Double.NaN : sum / iterations.size();
     }
 
     private static double nanosPerUnit(final String unit)

@@ -161,12 +161,17 @@ public final class ResultsPage
                         {
                             md.append(" ± ").append(Goal.ns(result.error()));
                         }
+                        if (result.forksDisagree())
+                        {
+                            md.append(" †");
+                        }
                     }
                 }
                 md.append(" |\n");
             }
         }
         md.append("\n`-`: not measured (the library has no such operation, or see below).\n\n");
+        disagreeingForks(md, results);
 
         md.append("## Cairn's speed-up\n\n");
         md.append("Each cell is the other's time divided by Cairn's: above 1 Cairn is faster, below 1 slower.\n\n");
@@ -241,6 +246,30 @@ public final class ResultsPage
             "The runner writes the raw JMH JSON to `bench/results/<profile>.json` and the machine and command to%n" +
             "`bench/results/<profile>.properties`, then regenerates this page and `%s`.%n", svgName));
         return md.toString();
+    }
+
+    /** Lists the results marked † in the table: forks that settled in different steady states. */
+    private static void disagreeingForks(final StringBuilder md, final ResultSet results)
+    {
+        final StringBuilder list = new StringBuilder();
+        for (final Result result : results.results())
+        {
+            if (result.forksDisagree())
+            {
+                list.append("- ").append(result.workload().label()).append(" at ")
+                    .append(Result.sizeLabel(result.entities())).append(", ").append(result.library().label())
+                    .append(": forks from ").append(Goal.ns(result.fastestFork())).append(" to ")
+                    .append(Goal.ns(result.slowestFork())).append(" ns\n");
+            }
+        }
+        if (list.length() > 0)
+        {
+            md.append("†: the forks disagree. Each benchmark runs in fresh JVMs (forks); where the slowest ")
+                .append("fork's mean is more than ").append(Result.DISAGREEING_FORKS)
+                .append(" times the fastest's, the benchmark has two steady states, usually a JIT decision ")
+                .append("(such as inlining the measured action or not) that differs from one JVM start to the ")
+                .append("next, and the mean describes neither:\n\n").append(list).append('\n');
+        }
     }
 
     private static void header(final StringBuilder md, final String prefix, final List<Library> libraries)

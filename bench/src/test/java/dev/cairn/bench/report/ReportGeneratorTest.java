@@ -119,6 +119,28 @@ class ReportGeneratorTest
     }
 
     @Test
+    void forksThatSettledInDifferentSteadyStatesAreMarkedAndListed() throws IOException
+    {
+        final String oneFork = "\"rawData\": [\n                [\n                    1.5,\n" +
+            "                    1.5\n                ]\n            ]";
+        final String json = sample();
+        assertTrue(json.contains(oneFork), "the sample's first result has one fork of two iterations");
+        final String twoForks = "\"rawData\": [[1.0, 1.0], [2.0, 2.0]]";
+
+        final ResultSet results = ResultSet.parse(json.replaceFirst(java.util.regex.Pattern.quote(oneFork), twoForks));
+        final String page = ResultsPage.markdown(results, machine(), "quick", "bench/results/quick.json", "c.svg");
+        final String agreeing =
+            ResultsPage.markdown(results(), machine(), "quick", "bench/results/quick.json", "c.svg");
+
+        final Result cairn = results.find(Library.CAIRN, Workloads.ITERATE2, 1_000_000);
+        assertEquals(1.0, cairn.fastestFork(), 1e-9);
+        assertEquals(2.0, cairn.slowestFork(), 1e-9);
+        assertTrue(page.contains("| **1.50** ± 0.10 † |"), page);
+        assertTrue(page.contains("- iterate 2 components at 1M, Cairn: forks from 1.00 to 2.00 ns"), page);
+        assertFalse(agreeing.contains("†"), "one fork, or forks that agree, are not marked");
+    }
+
+    @Test
     void goalsWithoutResultsAreMissedAsNotMeasured()
     {
         final List<Goal> goals = Goal.evaluate(ResultSet.parse("[]"));
