@@ -245,13 +245,7 @@ final class GroupSource
         backwardWalk(() ->
         {
             step();
-            final List<String> arguments = new ArrayList<>();
-            arguments.add("entity");
-            for (final ViewComponent component : passed)
-            {
-                arguments.add(refName(component));
-            }
-            out.list("action.accept(", arguments, ");");
+            visit();
         });
         out.close();
         out.line("finally");
@@ -264,6 +258,18 @@ final class GroupSource
         }
         out.close();
         out.close();
+    }
+
+    /** Hands the positioned entity and its Refs to the action. */
+    private void visit()
+    {
+        final List<String> arguments = new ArrayList<>();
+        arguments.add("entity");
+        for (final ViewComponent component : passed)
+        {
+            arguments.add(refName(component));
+        }
+        out.list("action.accept(", arguments, ");");
     }
 
     /**
@@ -369,13 +375,7 @@ final class GroupSource
         out.line("while (--i >= from)");
         out.open();
         step();
-        final List<String> arguments = new ArrayList<>();
-        arguments.add("entity");
-        for (final ViewComponent component : passed)
-        {
-            arguments.add(refName(component));
-        }
-        out.list("action.accept(", arguments, ");");
+        visit();
         out.close();
         out.close();
         out.line("finally");

@@ -227,7 +227,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void forEachIndex(final IntConsumer action)
     {
-        Objects.requireNonNull(action, "action: pass what to do with each index");
+        Objects.requireNonNull(action, "action is null: pass what to do with each index");
         ensureOpen();
         if (entities != null)
         {
@@ -237,6 +237,7 @@ public final class RuntimeGroup implements AutoCloseable
         beginIteration();
         try
         {
+            // forEach's loop, kept apart: sharing it would allocate an action per walk and share one call site.
             int i = extent();
             long mark = moves.count();
             while (--i >= 0)
