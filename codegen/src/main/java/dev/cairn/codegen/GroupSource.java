@@ -251,11 +251,7 @@ final class GroupSource
         out.line("finally");
         out.open();
         out.line("group.endIteration();");
-        IterationGuard.exit(out);
-        for (final ViewComponent component : passed)
-        {
-            out.line(refName(component) + ".moveTo(-1);");
-        }
+        IterationGuard.exit(out, passed.stream().map(GroupSource::refName).toList());
         out.close();
         out.close();
     }

@@ -1,5 +1,7 @@
 package dev.cairn.codegen;
 
+import java.util.List;
+
 /**
  * The guard generated views, groups and observers put around {@code forEach}: their {@code Ref}s serve one loop at a
  * time, so a {@code forEach} from inside its own action, or from a second thread while one runs, throws instead of
@@ -65,9 +67,19 @@ final class IterationGuard
         out.line(FIELD + " = thread;");
     }
 
-    /** Forgets the thread; goes in the {@code finally} block. */
-    static void exit(final JavaWriter out)
+    /**
+     * Forgets the thread and moves the loop's Refs to no entity, so that a Ref kept after the loop throws on use; goes
+     * in the {@code finally} block.
+     *
+     * @param out  where the statements go.
+     * @param refs the fields holding the Refs the loop positioned.
+     */
+    static void exit(final JavaWriter out, final List<String> refs)
     {
         out.line(FIELD + " = null;");
+        for (final String ref : refs)
+        {
+            out.line(ref + ".moveTo(-1);");
+        }
     }
 }

@@ -252,11 +252,7 @@ final class ObserverSource
         out.line("finally");
         out.open();
         out.line("observer.endIteration();");
-        IterationGuard.exit(out);
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + ".moveTo(-1);");
-        }
+        IterationGuard.exit(out, passed.stream().map(ObserverSource::refField).toList());
         out.close();
         out.close();
     }

@@ -262,11 +262,7 @@ final class ViewSource
         out.close();
         out.line("finally");
         out.open();
-        IterationGuard.exit(out);
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + ".moveTo(-1);");
-        }
+        IterationGuard.exit(out, passed.stream().map(ViewSource::refField).toList());
         out.close();
         out.close();
     }
