@@ -75,6 +75,8 @@ public final class World implements AutoCloseable, Storages
     private long resets;
     /** The tick before a snapshot load set the snapshot's, until the load is over: a failed load puts it back. */
     private int tickBeforeLoad = NO_TICK;
+    /** How many storages this world had when a snapshot load began, or -1 outside a load. */
+    private int storagesBeforeLoad = -1;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
     private ComponentStorage<?>[] storages = new ComponentStorage<?>[8];
     /** The same storages without the gaps, for operations that visit all of them. */
@@ -803,6 +805,7 @@ public final class World implements AutoCloseable, Storages
         final int tick = in.getInt();
         entities.readSnapshot(in);
         tickBeforeLoad = clock.now();
+        storagesBeforeLoad = created.length;
         clock.restore(tick);
     }
 
@@ -876,12 +879,13 @@ public final class World implements AutoCloseable, Storages
     {
         java.util.Objects.requireNonNull(in, "in");
         tickBeforeLoad = NO_TICK;
+        storagesBeforeLoad = -1;
         groups.rebuild();
     }
 
     /**
-     * Makes this world new again after a snapshot load failed half-way: no entity, every storage empty, its tick as it
-     * was before the load, no signal sent.
+     * Makes this world new again after a snapshot load failed half-way: no entity, every storage empty, the storages
+     * the load created forgotten, its tick as it was before the load, no signal sent.
      *
      * @param in the snapshot whose load failed (only a snapshot loader has one).
      * @throws NullPointerException if {@code in} is null; nothing is changed then.
@@ -894,6 +898,17 @@ public final class World implements AutoCloseable, Storages
         for (final ComponentStorage<?> storage : created)
         {
             storage.unload(in);
+        }
+        if (storagesBeforeLoad >= 0)
+        {
+            // Made for the load and seen by nothing else: dropped, so that later saves do not carry them.
+            for (int k = storagesBeforeLoad; k < created.length; k++)
+            {
+                storages[created[k].type().id()] = null;
+                created[k].discard(in);
+            }
+            created = Arrays.copyOf(created, storagesBeforeLoad);
+            storagesBeforeLoad = -1;
         }
         entities.reset();
         if (tickBeforeLoad != NO_TICK)

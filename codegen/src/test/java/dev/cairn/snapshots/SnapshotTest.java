@@ -11,6 +11,7 @@ import dev.cairn.snapshots.SnapshotFixtures.Heat;
 import dev.cairn.snapshots.SnapshotFixtures.Link;
 import dev.cairn.snapshots.SnapshotFixtures.Marked;
 import dev.cairn.snapshots.SnapshotFixtures.ShipV1;
+import dev.cairn.storage.Clock;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -237,6 +238,7 @@ class SnapshotTest
 
                 assertTrue(ex.offset() >= 0 && ex.offset() <= length, ex.getMessage());
                 assertEquals(NEW_WORLD, Worlds.digest(copy), "after a load of " + length + " bytes");
+                assertEquals(List.of(), copy.storages(), "after a load of " + length + " bytes");
             }
             Snapshot.load(copy, ByteBuffer.wrap(snapshot));
             assertEquals(Worlds.digest(world), Worlds.digest(copy), "a failed load leaves the world usable");
@@ -609,14 +611,84 @@ class SnapshotTest
         };
     }
 
-    /** Loading {@code bytes} fails naming the section and saying what, and leaves the world new. */
+    @Test
+    void aFailedLoadForgetsTheStoragesItCreatedSoLaterSavesAreAsBefore()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            Worlds.grow(world, new Random(5), 400);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            final byte[] cut = java.util.Arrays.copyOf(snapshot, snapshot.length - 1);
+            copy.storage(SnapshotFixtures_HeatStorage.TYPE);
+            final List<?> storagesBefore = copy.storages();
+            final long sizeBefore = Snapshot.sizeOf(copy);
+
+            assertThrows(SnapshotFormatException.class, () -> Snapshot.load(copy, ByteBuffer.wrap(cut)));
+
+            assertEquals(storagesBefore, copy.storages(), "the storages the world had, and no other");
+            assertEquals(sizeBefore, Snapshot.sizeOf(copy));
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            assertEquals(Worlds.digest(world), Worlds.digest(copy), "the storages are made again by the next load");
+        }
+    }
+
+    @Test
+    void changeTicksNoWorldCouldHaveRecordedAreRefused()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            for (int i = 0; i < 0x12345; i++)
+            {
+                world.advanceTick();
+            }
+            final int stamped = world.tick();
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(world.create(), 1f);
+            world.advanceTick();
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            final int ticks = offsetOfInts(snapshot, stamped, stamped);
+
+            final byte[] future = snapshot.clone();
+            ByteBuffer.wrap(future).order(ByteOrder.LITTLE_ENDIAN).putInt(ticks, world.tick() + 1);
+            final byte[] ancient = snapshot.clone();
+            ByteBuffer.wrap(ancient).order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(ticks + 4, world.tick() - Clock.MAX_AGE - Clock.CLAMP_PERIOD - 1);
+
+            assertMessage(copy, Worlds.reseal(future), "(dev.cairn.snapshots.SnapshotFixtures$Heat)",
+                "index 0 of dev.cairn.snapshots.SnapshotFixtures$Heat was added at tick " + (world.tick() + 1));
+            assertMessage(copy, Worlds.reseal(ancient), "(dev.cairn.snapshots.SnapshotFixtures$Heat)",
+                "which a world at tick " + world.tick() + " cannot have recorded");
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            assertEquals(Worlds.digest(world), Worlds.digest(copy));
+        }
+    }
+
+    /** Where two consecutive little-endian ints sit in a snapshot (the last place, if more than one). */
+    private static int offsetOfInts(final byte[] snapshot, final int first, final int second)
+    {
+        final ByteBuffer bytes = ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN);
+        for (int at = snapshot.length - 8; at >= 0; at--)
+        {
+            if (bytes.getInt(at) == first && bytes.getInt(at + 4) == second)
+            {
+                return at;
+            }
+        }
+        throw new AssertionError("not found");
+    }
+
+    /**
+     * Loading {@code bytes} fails naming the section and saying what, and leaves the world as it was: the same
+     * entities and components, and the same storages, so that a later save writes what it would have.
+     */
     static void assertMessage(final World world, final byte[] bytes, final String section, final String what)
     {
         final String before = Worlds.digest(world);
+        final List<?> storagesBefore = world.storages();
         final SnapshotFormatException ex =
             assertThrows(SnapshotFormatException.class, () -> Snapshot.load(world, ByteBuffer.wrap(bytes)));
         assertTrue(ex.getMessage().contains(what), ex.getMessage());
         assertTrue(ex.section().contains(section), ex.getMessage());
         assertEquals(before, Worlds.digest(world), "the world is left as it was");
+        assertEquals(storagesBefore, world.storages(), "the world has the storages it had");
     }
 }

@@ -1299,20 +1299,30 @@ public class SparseSet implements AutoCloseable
                     name + " cannot be closed while it is being iterated (from this or another thread): it would " +
                     "free memory the iteration reads; close it after the iteration returns");
             }
-            offHeap.unregister(holder);
-            for (int page = 0; page < pageAddresses.length; page++)
-            {
-                if (pageAddresses[page] != 0)
-                {
-                    freePage(page);
-                }
-            }
-            forgetMemory();
+            freeMemory();
             return;
         }
         throw new IllegalStateException(
                 name + " belongs to a World and lives as long as it: close the World instead (closing one storage " +
                 "would leave the world's entities half-removed)");
+    }
+
+    /**
+     * Frees this set's memory and leaves its owner's list of structures: afterwards the set behaves as closed. For
+     * a set that is no one's but its creator's, and is dropped: a closable set, or a storage its world made during a
+     * snapshot load that failed.
+     */
+    protected final void freeMemory()
+    {
+        offHeap.unregister(holder);
+        for (int page = 0; page < pageAddresses.length; page++)
+        {
+            if (pageAddresses[page] != 0)
+            {
+                freePage(page);
+            }
+        }
+        forgetMemory();
     }
 
     /**

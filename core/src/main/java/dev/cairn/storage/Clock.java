@@ -95,6 +95,11 @@ public final class Clock
         tracked.add(storage);
     }
 
+    void untrack(final ComponentStorage<?> storage)
+    {
+        tracked.remove(storage);
+    }
+
     @Override
     public String toString()
     {

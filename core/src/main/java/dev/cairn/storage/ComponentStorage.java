@@ -770,6 +770,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             {
                 in.getMemory(addedTicks, (long)size * Integer.BYTES);
                 in.getMemory(changedTicks, (long)size * Integer.BYTES);
+                checkLoadedTicks(in, size);
             }
             else
             {
@@ -795,6 +796,35 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     }
 
     /**
+     * Checks the change ticks a snapshot gave: each at most as new as the snapshot's own tick (the clock's now) and no
+     * older than the clock keeps ticks, as every tick a world records is; a forged tick from the future would read as
+     * changed since every later tick.
+     */
+    private void checkLoadedTicks(final SnapshotInput in, final int size)
+    {
+        final int now = clock.now();
+        for (int i = 0; i < size; i++)
+        {
+            final long offset = (long)i * Integer.BYTES;
+            final int added = UnsafeApi.getInt(addedTicks + offset);
+            final int changed = UnsafeApi.getInt(changedTicks + offset);
+            if (!isRecordable(now, added) || !isRecordable(now, changed))
+            {
+                throw in.error("index " + i + " of " + type.recordClass().getName() + " was added at tick " + added +
+                    " and changed at tick " + changed + ", which a world at tick " + now + " cannot have recorded " +
+                    "(a tick is at most " + (Clock.MAX_AGE + Clock.CLAMP_PERIOD) + " older than the world's, and " +
+                    "never newer)");
+            }
+        }
+    }
+
+    private static boolean isRecordable(final int now, final int tick)
+    {
+        final int age = now - tick;
+        return age >= 0 && age <= Clock.MAX_AGE + Clock.CLAMP_PERIOD;
+    }
+
+    /**
      * Empties the storage without signals and gives back its memory, after a snapshot load into its world failed:
      * what was loaded was never announced, so its removal is not either.
      *
@@ -805,6 +835,23 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         java.util.Objects.requireNonNull(in, "in");
         clearSilently();
         shrinkToFit();
+    }
+
+    /**
+     * Frees the memory of a storage its world created for a snapshot load that then failed, and which the world
+     * forgets, so that the load leaves the world as it was: nothing outside the load ever saw the storage. It reads as
+     * closed afterwards.
+     *
+     * @param in the snapshot whose load failed (only a snapshot loader has one).
+     */
+    public final void discard(final SnapshotInput in)
+    {
+        java.util.Objects.requireNonNull(in, "in");
+        if (tracked)
+        {
+            clock.untrack(this);
+        }
+        freeMemory();
     }
 
     private static Schema readSchema(final SnapshotInput in, final String name)
