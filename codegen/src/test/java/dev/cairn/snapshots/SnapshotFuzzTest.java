@@ -9,6 +9,8 @@ import dev.cairn.snapshot.SnapshotFormatException;
 
 import java.nio.ByteBuffer;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,14 +21,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * who read the format would), which lets the fuzzer reach every structural check behind them; each into a new world
  * (half of them a world that held another and was reset) and through a continuous loader into a live one. A load must
  * either succeed with a world that saves back to the same bytes, or throw {@link SnapshotFormatException} and leave
- * the world exactly as it was; anything else (another exception, a crash, a world changed by a failed load) is a
- * finding. In a normal build this replays the committed inputs in {@code
- * src/test/resources/dev/cairn/snapshots/SnapshotFuzzTestInputs/fuzz/} (valid snapshots of random worlds); {@code
- * .ci/fuzz} runs it in fuzzing mode.
+ * the world exactly as it was, and a load into a new world with its storages read in parallel must end the same way;
+ * anything else (another exception, a crash, a world changed by a failed load) is a finding. In a normal build this
+ * replays the committed inputs in {@code src/test/resources/dev/cairn/snapshots/SnapshotFuzzTestInputs/fuzz/} (valid
+ * snapshots of random worlds); {@code .ci/fuzz} runs it in fuzzing mode.
  */
 class SnapshotFuzzTest
 {
     private static final byte[] LIVE_SOURCE = liveSource();
+    private static final ExecutorService THREADS = Executors.newFixedThreadPool(2, task ->
+    {
+        final Thread thread = new Thread(task, "snapshot-fuzz-load");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     @FuzzTest(maxDuration = "60s")
     void fuzz(final FuzzedDataProvider data)
@@ -62,8 +70,10 @@ class SnapshotFuzzTest
             catch (final SnapshotFormatException ex)
             {
                 assertEquals(before, Worlds.digest(world), "a failed load changed the world: " + ex.getMessage());
+                assertEquals(ex.getMessage(), loadInParallel(bytes), "the parallel load failed otherwise");
                 return;
             }
+            assertEquals(Worlds.digest(world), loadInParallel(bytes), "the parallel load built another world");
             final byte[] saved = Worlds.bytes(Worlds.save(world));
             try (World copy = new World(1 << 16, 64L << 20))
             {
@@ -79,6 +89,25 @@ class SnapshotFuzzTest
             {
                 Snapshot.load(copy, ByteBuffer.wrap(saved));
                 assertEquals(Worlds.digest(copy), Worlds.digest(world), "loaded again into the reset world");
+            }
+        }
+    }
+
+    /** Loads into a new world with the storages read in parallel: the world's digest, or the exception's message. */
+    private static String loadInParallel(final byte[] bytes)
+    {
+        try (World world = new World(1 << 16, 64L << 20))
+        {
+            final String before = Worlds.digest(world);
+            try
+            {
+                Snapshot.load(world, ByteBuffer.wrap(bytes), THREADS);
+                return Worlds.digest(world);
+            }
+            catch (final SnapshotFormatException ex)
+            {
+                assertEquals(before, Worlds.digest(world), "a failed parallel load changed the world");
+                return ex.getMessage();
             }
         }
     }

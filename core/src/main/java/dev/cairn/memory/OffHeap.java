@@ -26,7 +26,10 @@ import java.util.ArrayList;
  * Every structure built on this memory keeps a reference to it, so the Cleaner runs only when none of them is
  * reachable.
  * <p>
- * Allocating and freeing are not thread-safe: one owner uses it from one thread at a time.
+ * {@link #allocate}, {@link #reallocate}, {@link #free} and {@link #allocatedBytes} may be called from several threads
+ * at once (a parallel snapshot load grows several storages together), each under this owner's lock, which costs
+ * nothing next to the native allocator's call; the rest (locking, closing, registering holders) belongs to the owner's
+ * thread.
  */
 public final class OffHeap
 {
@@ -195,7 +198,7 @@ public final class OffHeap
      * @throws OffHeapExhaustedException      if the budget or the native allocator refuses; nothing was allocated.
      * @throws IllegalStateException if this memory was closed.
      */
-    public long allocate(final long bytes)
+    public synchronized long allocate(final long bytes)
     {
         final Blocks blocks = this.blocks;
         blocks.ensureOpen();
@@ -239,7 +242,7 @@ public final class OffHeap
      * @throws IllegalArgumentException if {@code address} is not a block of this owner.
      * @throws IllegalStateException    if this memory was closed.
      */
-    public long reallocate(final long address, final long newBytes)
+    public synchronized long reallocate(final long address, final long newBytes)
     {
         if (address == 0)
         {
@@ -289,7 +292,7 @@ public final class OffHeap
      * @param address a block returned by {@link #allocate} and not freed since, or 0.
      * @throws IllegalArgumentException if {@code address} is not a block of this owner (nothing is freed).
      */
-    public void free(final long address)
+    public synchronized void free(final long address)
     {
         if (address == 0)
         {
@@ -312,7 +315,7 @@ public final class OffHeap
      *
      * @return the count of off-heap bytes held; 0 once closed.
      */
-    public long allocatedBytes()
+    public synchronized long allocatedBytes()
     {
         return blocks.allocatedBytes;
     }

@@ -105,7 +105,7 @@ public final class ContinuousLoader implements AutoCloseable
                 "map and leave entities that mirror nothing; load the next snapshot after this load returns");
         }
         stage.unloadSnapshot(SnapshotInput.NONE);
-        final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot, whole);
+        final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot, whole, null);
         forgetIfReset();
         loading = true;
         try

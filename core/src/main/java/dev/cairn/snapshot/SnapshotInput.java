@@ -46,6 +46,19 @@ public final class SnapshotInput
         this.sectionEnd = buffer.limit();
     }
 
+    /** An input over the body of the section {@code from} has just begun, which it reads and checks on its own. */
+    private SnapshotInput(final SnapshotInput from)
+    {
+        this.buffer = from.buffer.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.checkedBytes = from.checkedBytes.duplicate();
+        this.start = from.start;
+        this.section = from.section;
+        this.sectionEnd = from.sectionEnd;
+        this.bodyStart = from.bodyStart;
+        this.storedCrc = from.storedCrc;
+        this.checkedTo = from.bodyStart;
+    }
+
     /**
      * Reads a byte.
      *
@@ -272,6 +285,50 @@ public final class SnapshotInput
         return new SnapshotFormatException(section, bodyStart - start, "its CRC32C is " +
             Integer.toHexString((int)crc.getValue()) + " where the snapshot says " + Integer.toHexString(storedCrc) +
             ": the bytes were changed or cut");
+    }
+
+    /**
+     * Hands the section just begun to an input of its own and moves past it: that input reads the body, checks its
+     * CRC32C and ends it, on any thread, while this one goes on to the next section. Offsets stay counted from the
+     * start of the snapshot.
+     *
+     * @return the section's own input, at the start of its body.
+     */
+    SnapshotInput splitSection()
+    {
+        if (buffer.position() != bodyStart || checkedTo != bodyStart)
+        {
+            throw new IllegalStateException("a section is split off right after it begins");
+        }
+        final SnapshotInput body = new SnapshotInput(this);
+        buffer.position(sectionEnd + 4);
+        sectionEnd = buffer.limit();
+        checkedTo = Integer.MAX_VALUE;
+        section = "after the last section";
+        return body;
+    }
+
+    /**
+     * Leaves this section's checksum to another input: the one returned, whose {@link #corruption()} computes it over
+     * the whole body, on any thread, while this one reads the body without it. Called before the body is read.
+     *
+     * @return an input that checksums the section.
+     */
+    SnapshotInput checksumApart()
+    {
+        if (buffer.position() != bodyStart || checkedTo != bodyStart)
+        {
+            throw new IllegalStateException("a section's checksum is set apart before its body is read");
+        }
+        final SnapshotInput checksum = new SnapshotInput(this);
+        checkedTo = Integer.MAX_VALUE;
+        return checksum;
+    }
+
+    /** The length of the section's body, for a loader that orders the work of several. */
+    int sectionLength()
+    {
+        return sectionEnd - bodyStart;
     }
 
     /** Names the section being read more precisely, once its first bytes told what it holds. */

@@ -26,6 +26,8 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -196,6 +198,36 @@ public class CairnSnapshot
     }
 
     /**
+     * Loads the snapshot into a new world, its storages read in parallel by this thread and the common pool's.
+     *
+     * @param state the snapshot and the new world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public World loadParallel_10M(final Saved state)
+    {
+        Snapshot.load(state.target, state.snapshot.duplicate(), ForkJoinPool.commonPool());
+        return state.target;
+    }
+
+    /**
+     * Loads the snapshot into a world reset before the call, its storages read in parallel by this thread and the
+     * common pool's.
+     *
+     * @param saved    the snapshot.
+     * @param reloaded the reset world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public World loadResetParallel_10M(final Saved saved, final Reloaded reloaded)
+    {
+        Snapshot.load(reloaded.world, saved.snapshot.duplicate(), ForkJoinPool.commonPool());
+        return reloaded.world;
+    }
+
+    /**
      * Resets a world holding the snapshot's entities and loads the snapshot into it again: rewinding to a saved state.
      *
      * @param saved   the snapshot.
@@ -223,6 +255,27 @@ public class CairnSnapshot
     {
         UnsafeApi.copyMemory(BufferUtil.address(state.snapshot), BufferUtil.address(state.copy),
             state.snapshot.capacity());
+        return state.copy;
+    }
+
+    /**
+     * Copies as many bytes as the snapshot holds between two direct buffers, half on this thread and half on the common
+     * pool's: the limit for a parallel load.
+     *
+     * @param state the buffers.
+     * @return the target.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public ByteBuffer rawCopyParallel_10M(final Saved state)
+    {
+        final long from = BufferUtil.address(state.snapshot);
+        final long to = BufferUtil.address(state.copy);
+        final long half = state.snapshot.capacity() / 2;
+        final ForkJoinTask<?> other = ForkJoinPool.commonPool().submit(
+            () -> UnsafeApi.copyMemory(from + half, to + half, state.snapshot.capacity() - half));
+        UnsafeApi.copyMemory(from, to, half);
+        other.join();
         return state.copy;
     }
 
@@ -273,11 +326,30 @@ public class CairnSnapshot
     @OperationsPerInvocation(COUNT)
     public World dataInputLoad_10M(final Saved state)
     {
-        final World world = state.target;
+        return dataInputLoad(state.streamed, state.target);
+    }
+
+    /**
+     * Loads what {@code dataOutputSave} wrote entity by entity through a {@link DataInputStream} into a world reset
+     * before the call, whose memory is mapped already: the hand-written counterpart of {@code loadReset}.
+     *
+     * @param saved    the bytes.
+     * @param reloaded the reset world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(COUNT)
+    public World dataInputLoadReset_10M(final Saved saved, final Reloaded reloaded)
+    {
+        return dataInputLoad(saved.streamed, reloaded.world);
+    }
+
+    static World dataInputLoad(final byte[] streamed, final World world)
+    {
         final PositionStorage positions = world.storage(PositionStorage.TYPE);
         final VelocityStorage velocities = world.storage(VelocityStorage.TYPE);
         final FrozenStorage frozen = world.storage(FrozenStorage.TYPE);
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state.streamed)))
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(streamed)))
         {
             final int count = in.readInt();
             for (int i = 0; i < count; i++)

@@ -1,0 +1,248 @@
+package dev.cairn.snapshots;
+
+import dev.cairn.World;
+import dev.cairn.snapshot.Snapshot;
+import dev.cairn.snapshot.SnapshotFormatException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.io.ByteArrayInputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.Channels;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.stream.LongStream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A load whose storages are read in parallel ends as the same load made one storage after the other: the same world
+ * from a valid snapshot, and from a damaged one the same exception with the world left new, whichever thread met which
+ * section first; and an executor that rejects or never runs its tasks changes neither.
+ */
+class ParallelLoadTest
+{
+    private static final ExecutorService THREADS = Executors.newFixedThreadPool(3, task ->
+    {
+        final Thread thread = new Thread(task, "parallel-load-test");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    @AfterAll
+    static void stopThreads()
+    {
+        THREADS.shutdownNow();
+    }
+
+    static LongStream seeds()
+    {
+        return LongStream.range(0, 24);
+    }
+
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void aParallelLoadBuildsTheWorldASequentialLoadBuilds(final long seed)
+    {
+        final Random random = new Random(seed);
+        final int maxEntities = random.nextBoolean() ? 24 + random.nextInt(40) : 2_000;
+        try (World source = new World(maxEntities); World copy = new World(maxEntities))
+        {
+            Worlds.grow(source, random, 50 + random.nextInt(3_000));
+            final ByteBuffer snapshot = Worlds.save(source);
+
+            Snapshot.load(copy, snapshot, THREADS);
+
+            assertEquals(0, snapshot.remaining(), "the load consumed the whole snapshot");
+            assertEquals(Worlds.digest(source), Worlds.digest(copy));
+            assertArrayEquals(Worlds.bytes(Worlds.save(source)), Worlds.bytes(Worlds.save(copy)));
+            final long next = random.nextLong();
+            Worlds.grow(source, new Random(next), 400);
+            Worlds.grow(copy, new Random(next), 400);
+            assertEquals(Worlds.digest(source), Worlds.digest(copy), "the worlds diverged after the load");
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void aDamagedSnapshotFailsInParallelAsItFailsSequentially(final long seed)
+    {
+        final Random random = new Random(seed);
+        final byte[] valid;
+        try (World source = new World(2_000))
+        {
+            Worlds.grow(source, random, 200 + random.nextInt(2_000));
+            valid = Worlds.bytes(Worlds.save(source));
+        }
+        for (int attempt = 0; attempt < 40; attempt++)
+        {
+            final byte[] damaged = damage(valid, random);
+            assertSameOutcome(damaged, "attempt " + attempt + " of seed " + seed);
+        }
+    }
+
+    @Test
+    void failuresInSeveralSectionsReportTheFirstInTheSnapshotsOrder()
+    {
+        final byte[] valid;
+        try (World source = new World())
+        {
+            Worlds.grow(source, new Random(7), 3_000);
+            valid = Worlds.bytes(Worlds.save(source));
+        }
+        final List<Integer> bodies = sectionBodies(valid);
+        assertTrue(bodies.size() >= 4, "the world has several storages");
+        final byte[] damaged = valid.clone();
+        // The last section's byte is flipped first: a thread that reaches it first must not decide what is reported.
+        for (int s = bodies.size() - 1; s >= 2; s--)
+        {
+            damaged[bodies.get(s) + 1] ^= 0x10;
+        }
+
+        final String sequential = outcome(damaged, null);
+        final String parallel = outcome(damaged, THREADS);
+
+        assertEquals(sequential, parallel);
+        assertTrue(parallel.contains("section 2") && parallel.contains("CRC32C"), parallel);
+    }
+
+    @Test
+    void anExecutorThatRejectsItsTasksLeavesTheWorkToTheCallingThread()
+    {
+        final byte[] valid = randomSnapshot(11);
+        try (World expected = new World(); World copy = new World())
+        {
+            Snapshot.load(expected, ByteBuffer.wrap(valid));
+
+            Snapshot.load(copy, ByteBuffer.wrap(valid), task ->
+            {
+                throw new RejectedExecutionException("full");
+            });
+
+            assertEquals(Worlds.digest(expected), Worlds.digest(copy));
+        }
+    }
+
+    @Test
+    void tasksAnExecutorRunsAfterTheLoadReturnedFindNothingToDo()
+    {
+        final byte[] valid = randomSnapshot(12);
+        final List<Runnable> late = new ArrayList<>();
+        try (World expected = new World(); World copy = new World())
+        {
+            Snapshot.load(expected, ByteBuffer.wrap(valid));
+
+            Snapshot.load(copy, ByteBuffer.wrap(valid), late::add);
+            final String loaded = Worlds.digest(copy);
+            late.forEach(Runnable::run);
+
+            assertTrue(!late.isEmpty(), "the load handed tasks to the executor");
+            assertEquals(Worlds.digest(expected), loaded);
+            assertEquals(loaded, Worlds.digest(copy), "a late task changed the world");
+        }
+    }
+
+    @Test
+    void aChannelLoadsInParallelToo()
+    {
+        final byte[] valid = randomSnapshot(13);
+        try (World expected = new World(); World copy = new World())
+        {
+            Snapshot.load(expected, ByteBuffer.wrap(valid));
+
+            Snapshot.load(copy, Channels.newChannel(new ByteArrayInputStream(valid)), THREADS);
+
+            assertEquals(Worlds.digest(expected), Worlds.digest(copy));
+        }
+    }
+
+    @Test
+    void aNullExecutorIsRefusedBeforeAnythingIsRead()
+    {
+        try (World world = new World())
+        {
+            final NullPointerException thrown = assertThrows(NullPointerException.class,
+                () -> Snapshot.load(world, ByteBuffer.wrap(randomSnapshot(14)), null));
+            assertTrue(thrown.getMessage().contains("ForkJoinPool.commonPool()"), thrown.getMessage());
+            assertEquals(0, world.aliveCount());
+        }
+    }
+
+    /** Loads {@code bytes} both ways into new worlds and checks that the outcomes are the same. */
+    private static void assertSameOutcome(final byte[] bytes, final String what)
+    {
+        final String sequential = outcome(bytes, null);
+        final String parallel = outcome(bytes, THREADS);
+        assertEquals(sequential, parallel, what);
+    }
+
+    /** The digest of the world a load built, or the exception it threw (after checking the world was left new). */
+    private static String outcome(final byte[] bytes, final ExecutorService executor)
+    {
+        try (World world = new World(2_000))
+        {
+            final String before = Worlds.digest(world);
+            try
+            {
+                if (executor == null)
+                {
+                    Snapshot.load(world, ByteBuffer.wrap(bytes));
+                }
+                else
+                {
+                    Snapshot.load(world, ByteBuffer.wrap(bytes), executor);
+                }
+            }
+            catch (final SnapshotFormatException ex)
+            {
+                assertEquals(before, Worlds.digest(world), "a failed load changed the world: " + ex.getMessage());
+                return ex.getClass().getName() + ": " + ex.getMessage();
+            }
+            return Worlds.digest(world);
+        }
+    }
+
+    /** A flipped byte (half the time resealed, so that the structural checks meet it), or a cut. */
+    private static byte[] damage(final byte[] valid, final Random random)
+    {
+        final int kind = random.nextInt(3);
+        if (kind == 0)
+        {
+            return java.util.Arrays.copyOf(valid, random.nextInt(valid.length));
+        }
+        final byte[] damaged = valid.clone();
+        damaged[24 + random.nextInt(valid.length - 24)] ^= (byte)(1 + random.nextInt(255));
+        return kind == 1 ? damaged : Worlds.reseal(damaged);
+    }
+
+    /** Where each section's body starts. */
+    private static List<Integer> sectionBodies(final byte[] snapshot)
+    {
+        final ByteBuffer bytes = ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN);
+        final List<Integer> bodies = new ArrayList<>();
+        for (int at = 24; at < snapshot.length; at += 16 + (int)bytes.getLong(at + 4))
+        {
+            bodies.add(at + 12);
+        }
+        return bodies;
+    }
+
+    private static byte[] randomSnapshot(final long seed)
+    {
+        try (World source = new World())
+        {
+            Worlds.grow(source, new Random(seed), 2_000);
+            return Worlds.bytes(Worlds.save(source));
+        }
+    }
+}
