@@ -793,7 +793,8 @@ public final class World implements AutoCloseable, Storages
     public void readSnapshot(final SnapshotInput in)
     {
         java.util.Objects.requireNonNull(in, "in");
-        checkNewForSnapshot();
+        // The loader checked for walks before announcing itself as one: checking again would find the load.
+        checkNew();
         for (final ComponentStorage<?> storage : created)
         {
             if (storage.size() != 0)
@@ -802,10 +803,10 @@ public final class World implements AutoCloseable, Storages
                 storage.unload(in);
             }
         }
-        final int tick = in.getInt();
-        entities.readSnapshot(in);
         tickBeforeLoad = clock.now();
         storagesBeforeLoad = created.length;
+        final int tick = in.getInt();
+        entities.readSnapshot(in);
         clock.restore(tick);
     }
 
@@ -860,6 +861,27 @@ public final class World implements AutoCloseable, Storages
                 "iterated: the walk would go on over the loaded entities; nothing was changed: load after the walk " +
                 "returns");
         }
+        checkNew();
+    }
+
+    /**
+     * Runs a snapshot load announced as an iteration of this world, so that a {@link #close()} from another thread is
+     * refused, not run while the load writes into the world's memory.
+     *
+     * @param in   the snapshot being read (only a snapshot loader has one).
+     * @param load what loads it.
+     * @throws IllegalStateException if the world is closed, or being closed by another thread.
+     */
+    public void loadSnapshotAnnounced(final SnapshotInput in, final Runnable load)
+    {
+        java.util.Objects.requireNonNull(in, "in");
+        ensureOpen();
+        entities.runAnnounced(load);
+    }
+
+    private void checkNew()
+    {
+        ensureUnlocked("load a snapshot into");
         if (entities.createdCount() != 0 || !storagesEmpty())
         {
             throw new IllegalStateException(
@@ -885,7 +907,8 @@ public final class World implements AutoCloseable, Storages
 
     /**
      * Makes this world new again after a snapshot load failed half-way: no entity, every storage empty, the storages
-     * the load created forgotten, its tick as it was before the load, no signal sent.
+     * the load created forgotten, the memory the pool took for it freed, its tick as it was before the load, no signal
+     * sent. Outside a load (a loader emptying a staging world), empties it and keeps the pool's memory.
      *
      * @param in the snapshot whose load failed (only a snapshot loader has one).
      * @throws NullPointerException if {@code in} is null; nothing is changed then.
@@ -909,8 +932,13 @@ public final class World implements AutoCloseable, Storages
             }
             created = Arrays.copyOf(created, storagesBeforeLoad);
             storagesBeforeLoad = -1;
+            entities.unload(in);
         }
-        entities.reset();
+        else
+        {
+            // Not a failed load (a loader emptying its staging world): the pool keeps its memory for the next.
+            entities.reset();
+        }
         if (tickBeforeLoad != NO_TICK)
         {
             clock.restore(tickBeforeLoad);

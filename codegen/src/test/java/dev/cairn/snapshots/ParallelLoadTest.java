@@ -1,6 +1,7 @@
 package dev.cairn.snapshots;
 
 import dev.cairn.World;
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshot.SnapshotFormatException;
 import org.junit.jupiter.api.AfterAll;
@@ -12,9 +13,11 @@ import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.Channels;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -23,12 +26,14 @@ import java.util.stream.LongStream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A load whose storages are read in parallel ends as the same load made one storage after the other: the same world
- * from a valid snapshot, and from a damaged one the same exception with the world left new, whichever thread met which
- * section first; and an executor that rejects or never runs its tasks changes neither.
+ * from a valid snapshot, and from a damaged one, or one the world's budget cannot hold, the same exception with the
+ * world left as it was, whichever thread met which section first; an executor that rejects, throws, runs its tasks on
+ * the calling thread, waits for them or never runs them changes neither; a close from another thread is refused.
  */
 class ParallelLoadTest
 {
@@ -146,10 +151,153 @@ class ParallelLoadTest
             final String loaded = Worlds.digest(copy);
             late.forEach(Runnable::run);
 
-            assertTrue(!late.isEmpty(), "the load handed tasks to the executor");
+            assertTrue(Runtime.getRuntime().availableProcessors() == 1 || !late.isEmpty(),
+                "the load handed tasks to the executor");
             assertEquals(Worlds.digest(expected), loaded);
             assertEquals(loaded, Worlds.digest(copy), "a late task changed the world");
         }
+    }
+
+    @Test
+    void executorsThatRunTasksOnTheCallingThreadOrWaitForThemCannotMakeALoadHang()
+    {
+        final byte[] valid = randomSnapshot(15);
+        final Executor inline = Runnable::run;
+        final Executor waiting = task ->
+        {
+            final Thread thread = new Thread(task);
+            thread.start();
+            try
+            {
+                thread.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        };
+        try (World expected = new World(); World first = new World(); World second = new World())
+        {
+            Snapshot.load(expected, ByteBuffer.wrap(valid));
+
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+            {
+                Snapshot.load(first, ByteBuffer.wrap(valid), inline);
+                Snapshot.load(second, ByteBuffer.wrap(valid), waiting);
+            });
+
+            assertEquals(Worlds.digest(expected), Worlds.digest(first));
+            assertEquals(Worlds.digest(expected), Worlds.digest(second));
+        }
+    }
+
+    @Test
+    void anExecutorThatThrowsAnErrorOrACheckedExceptionLeavesTheWorkToTheCallingThread()
+    {
+        final byte[] valid = randomSnapshot(16);
+        try (World expected = new World(); World first = new World(); World second = new World())
+        {
+            Snapshot.load(expected, ByteBuffer.wrap(valid));
+            final int[] calls = new int[1];
+            // The first task runs on a pool thread; later ones fail as a pool that cannot start a thread does.
+            final Executor failing = task ->
+            {
+                if (calls[0]++ == 0)
+                {
+                    THREADS.execute(task);
+                    return;
+                }
+                throw new OutOfMemoryError("unable to create native thread");
+            };
+
+            Snapshot.load(first, ByteBuffer.wrap(valid), failing);
+            Snapshot.load(second, ByteBuffer.wrap(valid), task -> ParallelLoadTest.<RuntimeException>sneaky(
+                new java.io.IOException("checked, thrown as if unchecked")));
+
+            assertEquals(Worlds.digest(expected), Worlds.digest(first));
+            assertEquals(Worlds.digest(expected), Worlds.digest(second));
+        }
+    }
+
+    @Test
+    void runningOutOfMemoryEndsAsItDoesSequentially()
+    {
+        final byte[] valid = randomSnapshot(17);
+        final byte[] forged = valid.clone();
+        final List<Integer> bodies = sectionBodies(valid);
+        forged[bodies.get(1) + 40] ^= 0x55;
+        final byte[] resealed = Worlds.reseal(forged);
+        final long needed;
+        try (World world = new World(2_000))
+        {
+            Snapshot.load(world, ByteBuffer.wrap(valid));
+            needed = world.offHeapBytes();
+        }
+        final Executor rejecting = task ->
+        {
+            throw new RejectedExecutionException("full");
+        };
+        for (int k = 1; k <= 24; k++)
+        {
+            final long budget = needed * k / 20;
+            for (final byte[] bytes : List.of(valid, resealed))
+            {
+                final String sequential = outcome(bytes, null, budget);
+                assertEquals(sequential, outcome(bytes, THREADS, budget), "budget " + budget);
+                assertEquals(sequential, outcome(bytes, rejecting, budget), "budget " + budget + ", rejected");
+            }
+        }
+    }
+
+    @Test
+    void aCloseFromAnotherThreadDuringALoadIsRefusedNotRunUnderIt() throws Exception
+    {
+        final byte[] big;
+        try (World source = new World())
+        {
+            final var heat = source.storage(SnapshotFixtures_HeatStorage.TYPE);
+            final var marked = source.storage(SnapshotFixtures_MarkedStorage.TYPE);
+            for (int i = 0; i < 300_000; i++)
+            {
+                final long entity = source.create();
+                heat.emplace(entity, i);
+                marked.emplace(entity);
+            }
+            big = Worlds.bytes(Worlds.save(source));
+        }
+        for (int attempt = 0; attempt < 5; attempt++)
+        {
+            final World world = new World();
+            final java.util.concurrent.Future<?> load = THREADS.submit(() ->
+            {
+                try
+                {
+                    Snapshot.load(world, ByteBuffer.wrap(big), THREADS);
+                }
+                catch (final IllegalStateException closed)
+                {
+                    assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+                }
+            });
+            while (!world.isClosed())
+            {
+                try
+                {
+                    world.close();
+                }
+                catch (final IllegalStateException ex)
+                {
+                    assertTrue(ex.getMessage().contains("iterated"), ex.getMessage());
+                }
+            }
+            load.get();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void sneaky(final Throwable thrown) throws T
+    {
+        throw (T)thrown;
     }
 
     @Test
@@ -186,12 +334,21 @@ class ParallelLoadTest
         assertEquals(sequential, parallel, what);
     }
 
-    /** The digest of the world a load built, or the exception it threw (after checking the world was left new). */
-    private static String outcome(final byte[] bytes, final ExecutorService executor)
+    private static String outcome(final byte[] bytes, final Executor executor)
     {
-        try (World world = new World(2_000))
+        return outcome(bytes, executor, Long.MAX_VALUE);
+    }
+
+    /**
+     * The digest of the world a load built, or the exception it threw, after checking that the world was left as it
+     * was, holding no more memory than before.
+     */
+    private static String outcome(final byte[] bytes, final Executor executor, final long budget)
+    {
+        try (World world = new World(2_000, budget))
         {
             final String before = Worlds.digest(world);
+            final long bytesBefore = world.offHeapBytes();
             try
             {
                 if (executor == null)
@@ -203,9 +360,11 @@ class ParallelLoadTest
                     Snapshot.load(world, ByteBuffer.wrap(bytes), executor);
                 }
             }
-            catch (final SnapshotFormatException ex)
+            catch (final SnapshotFormatException | OffHeapExhaustedException ex)
             {
                 assertEquals(before, Worlds.digest(world), "a failed load changed the world: " + ex.getMessage());
+                assertEquals(List.of(), world.storages(), "a failed load left storages: " + ex.getMessage());
+                assertTrue(world.offHeapBytes() <= bytesBefore, "a failed load kept memory: " + ex.getMessage());
                 return ex.getClass().getName() + ": " + ex.getMessage();
             }
             return Worlds.digest(world);

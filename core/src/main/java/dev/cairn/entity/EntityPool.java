@@ -782,6 +782,25 @@ public final class EntityPool
         retired = 0;
     }
 
+    /**
+     * Empties the pool as {@link #reset()} does and frees its memory, after a snapshot load into its world failed: the
+     * load then holds none of the world's memory or budget.
+     *
+     * @param in the snapshot whose load failed (only a snapshot loader has one).
+     * @throws IllegalStateException if the pool is closed or locked.
+     */
+    public void unload(final SnapshotInput in)
+    {
+        java.util.Objects.requireNonNull(in, "in");
+        reset();
+        offHeap.free(versions);
+        offHeap.free(free);
+        versions = 0;
+        free = 0;
+        versionCapacity = 0;
+        freeCapacity = 0;
+    }
+
     private void forgetMemory()
     {
         closed = true;

@@ -28,10 +28,11 @@ import java.util.zip.CRC32C;
  * }
  * }</pre>
  * <b>Hostile input.</b> Loading checks everything before it is trusted: the magic and format version, a CRC32C per
- * section (checked before any of the section is read), every count against the bytes that remain, and every
- * structural invariant (counts that fit the policy, handles that are well formed and alive, each entity index once,
- * free lists that link each free slot once). A snapshot that fails any check is a {@link SnapshotFormatException} that
- * says what and where, and the world is left new, as it was.
+ * section (a section that fails it is reported as changed, whatever else the change broke first), every count against
+ * the bytes that remain, and every structural invariant (counts that fit the policy, handles that are well formed and
+ * alive, each entity index once, free lists that link each free slot once, change ticks the clock could hold). A
+ * snapshot that fails any check is a {@link SnapshotFormatException} that says what and where, and the world is left
+ * as it was: new, with the storages it had.
  * <p>
  * <b>Signals.</b> A load sends no event: listeners and observers hear nothing of the loaded entities; groups are
  * rebuilt over the loaded storages. To bring a live world up to date, with events, use a {@link ContinuousLoader}.
@@ -154,14 +155,15 @@ public final class Snapshot
     }
 
     /**
-     * Loads as {@link #load(World, ByteBuffer)} does, with the storages read in parallel: the calling thread and tasks
-     * it gives {@code executor} take the storages' sections, and their checksums, one at a time, the largest first,
-     * until none is left, and the call returns once all are done. Worth it for large worlds with several large
-     * storages (a world of 10,000,000 entities in three storages loads about 1.6 times as fast on two cores); the
-     * entity pool and each storage are still read by one thread. The outcome is a sequential load's, exceptions
-     * included: if several sections fail, the first in the snapshot's order is reported, and the world is left new.
-     * An executor that rejects the tasks, or runs them late, leaves more of the work to the calling thread; it never
-     * changes the outcome.
+     * Loads as {@link #load(World, ByteBuffer)} does, spread over the calling thread and tasks it gives
+     * {@code executor}: the sections' checksums start on the helpers while the calling thread reads the entity pool,
+     * then the storages' sections are taken one at a time, the largest first, and the call returns once all are done.
+     * Worth it for large worlds with several large storages (a world of 10,000,000 entities in three storages loads
+     * about 1.6 times as fast on two cores); the entity pool and each storage are still read by one thread. The outcome
+     * is a sequential load's, exceptions included: if several sections fail, the first in the snapshot's order is
+     * reported, and the world is left as it was. Helpers never wait for each other or for the calling thread, so an
+     * executor that rejects the tasks, runs them on the calling thread, or runs them late only leaves more of the work
+     * to the calling thread.
      *
      * @param world    a new world.
      * @param source   the snapshot.
@@ -191,65 +193,95 @@ public final class Snapshot
         final SnapshotInput in = new SnapshotInput(source);
         final int sections = readHeader(in);
         final List<ComponentType<?, ?>> loaded = new ArrayList<>();
-        final StorageSections storageSections = new StorageSections(executor != null);
-        try
+        final SnapshotSections parts = new SnapshotSections(executor != null);
+        // Announced as an iteration of the world, so that a close from another thread is refused, not run under the load.
+        final boolean[] ranOutOfMemory = new boolean[1];
+        world.loadSnapshotAnnounced(in, () ->
         {
+            boolean done = false;
             try
             {
-                if (in.beginSection("section 0 (world)") != WORLD_SECTION)
-                {
-                    throw in.error("the first section is not the world's");
-                }
-                world.readSnapshot(in);
-                in.endSection();
+                readSections(world, source, whole, executor, in, sections, parts, loaded);
+                done = true;
             }
-            catch (final RuntimeException ex)
+            catch (final RuntimeException | Error ex)
             {
-                throw StorageSections.preferCorruption(in, ex);
-            }
-            SnapshotInput reading = in;
-            try
-            {
-                for (int s = 1; s < sections; s++)
+                if (executor == null || !parts.ranOutOfMemory())
                 {
-                    reading = in;
-                    if (in.beginSection("section " + s) != STORAGE_SECTION)
-                    {
-                        throw in.error("section " + s + " is not a storage");
-                    }
-                    final StorageSections.Section section = storageSections.add(in);
-                    reading = section.in;
-                    final ComponentType<?, ?> type = readType(reading, s);
-                    section.name("section " + s + " (" + type.recordClass().getName() + ")");
-                    if (storageSections.contains(type))
-                    {
-                        throw reading.error("component " + type.recordClass().getName() + " has a second section");
-                    }
-                    section.target(type, world.storage(type));
-                    loaded.add(type);
+                    throw ex;
                 }
-                reading = in;
-                if (whole && source.position() + in.offset() != source.limit())
+                ranOutOfMemory[0] = true;
+            }
+            finally
+            {
+                if (!done)
                 {
-                    throw in.error((source.limit() - source.position() - in.offset()) + " bytes follow the " +
-                        sections + " sections the header declares; a snapshot read from a channel ends with its " +
-                        "last section");
+                    world.unloadSnapshot(in);
                 }
             }
-            catch (final RuntimeException ex)
-            {
-                storageSections.scanFailed(ex, reading);
-            }
-            storageSections.readAll(executor);
-            world.loadedSnapshot(in);
-        }
-        catch (final RuntimeException | Error ex)
+        });
+        if (ranOutOfMemory[0])
         {
-            world.unloadSnapshot(in);
-            throw ex;
+            // Which sections held memory when it ran out depended on the threads: start again, one section after the
+            // other, so that the load succeeds or fails exactly as a sequential load does.
+            return loadInto(world, source, whole, null);
         }
         source.position(source.position() + (int)in.offset());
         return loaded;
+    }
+
+    /** Finds the sections, then reads them and ends the load; the caller unloads the world if this throws. */
+    private static void readSections(final World world, final ByteBuffer source, final boolean whole,
+        final Executor executor, final SnapshotInput in, final int sections, final SnapshotSections parts,
+        final List<ComponentType<?, ?>> loaded)
+    {
+        try
+        {
+            if (in.beginSection("section 0 (world)") != WORLD_SECTION)
+            {
+                throw in.error("the first section is not the world's");
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            throw SnapshotSections.preferCorruption(in, ex);
+        }
+        parts.addWorld(in, world);
+        SnapshotInput reading = in;
+        try
+        {
+            for (int s = 1; s < sections; s++)
+            {
+                reading = in;
+                if (in.beginSection("section " + s) != STORAGE_SECTION)
+                {
+                    throw in.error("section " + s + " is not a storage");
+                }
+                final SnapshotSections.Section section = parts.addStorage(in);
+                reading = section.in;
+                final ComponentType<?, ?> type = readType(reading, s);
+                section.name("section " + s + " (" + type.recordClass().getName() + ")");
+                if (parts.contains(type))
+                {
+                    throw reading.error("component " + type.recordClass().getName() + " has a second section");
+                }
+                section.type = type;
+                loaded.add(type);
+            }
+            reading = in;
+            if (whole && source.position() + in.offset() != source.limit())
+            {
+                throw in.error((source.limit() - source.position() - in.offset()) + " bytes follow the " +
+                    sections + " sections the header declares; a snapshot read from a channel ends with its " +
+                    "last section");
+            }
+        }
+        catch (final RuntimeException ex)
+        {
+            parts.scanFailed(ex, reading);
+        }
+        parts.readAll(world, executor);
+        world.loadedSnapshot(in);
     }
 
     /**
