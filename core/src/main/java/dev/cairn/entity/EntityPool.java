@@ -40,6 +40,8 @@ public final class EntityPool
     static final int RETIRED = Integer.MIN_VALUE;
 
     private static final VarHandle ITERATIONS;
+    /** Version entries copied and checked at a time by a snapshot load: 64 KiB, which stays in cache. */
+    private static final int READ_BLOCK = 16 * 1024;
 
     static
     {
@@ -706,9 +708,9 @@ public final class EntityPool
             {
                 growVersions(created);
             }
-            in.getMemory(versions, (long)created * Integer.BYTES);
+            readVersions(in, created, alive, retired);
             in.getMemory(free, (long)freeCount * Integer.BYTES);
-            checkLoaded(in, created, alive, freeCount, retired);
+            checkFreeStack(in, created, freeCount);
         }
         catch (final RuntimeException ex)
         {
@@ -721,26 +723,35 @@ public final class EntityPool
         this.retired = retired;
     }
 
-    private void checkLoaded(
-        final SnapshotInput in, final int created, final int alive, final int freeCount, final int retired)
+    /**
+     * Copies the loaded version entries a block at a time, each block checked while the copy has it in cache: every
+     * alive version is at most {@link Entity#MAX_VERSION}, and the alive and retired entries are as many as the counts
+     * say.
+     */
+    private void readVersions(final SnapshotInput in, final int created, final int alive, final int retired)
     {
         int countedAlive = 0;
         int countedRetired = 0;
-        for (int index = 0; index < created; index++)
+        for (int from = 0; from < created; from += READ_BLOCK)
         {
-            final int entry = versionAt(index);
-            if (entry >= 0)
+            final int to = Math.min(created, from + READ_BLOCK);
+            in.getMemory(versions + ((long)from << 2), (long)(to - from) << 2);
+            for (int index = from; index < to; index++)
             {
-                if (entry > Entity.MAX_VERSION)
+                final int entry = versionAt(index);
+                if (entry >= 0)
                 {
-                    throw in.error("index " + index + " is alive with version " + entry + ", above the largest, " +
-                        Entity.MAX_VERSION);
+                    if (entry > Entity.MAX_VERSION)
+                    {
+                        throw in.error("index " + index + " is alive with version " + entry + ", above the largest, " +
+                            Entity.MAX_VERSION);
+                    }
+                    countedAlive++;
                 }
-                countedAlive++;
-            }
-            else if (entry == RETIRED)
-            {
-                countedRetired++;
+                else if (entry == RETIRED)
+                {
+                    countedRetired++;
+                }
             }
         }
         if (countedAlive != alive || countedRetired != retired)
@@ -748,6 +759,11 @@ public final class EntityPool
             throw in.error("its entries hold " + countedAlive + " alive and " + countedRetired + " retired indices " +
                 "where its counts say " + alive + " and " + retired);
         }
+    }
+
+    /** Checks the loaded free stack: each index in range, free (neither alive nor retired), and there once. */
+    private void checkFreeStack(final SnapshotInput in, final int created, final int freeCount)
+    {
         final long[] seen = new long[(created + 63) >>> 6];
         for (int k = 0; k < freeCount; k++)
         {
