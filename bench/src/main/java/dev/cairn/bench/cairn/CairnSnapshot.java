@@ -39,10 +39,14 @@ import java.util.concurrent.TimeUnit;
  *     <li>{@code loadReset}: a load into a world that held the same entities and was {@link World#reset()} before the
  *     measured call, so its memory is mapped already (a game rewinding to a saved state); {@code resetAndLoad}
  *     measures the reset too;</li>
+ *     <li>{@code loadParallel} and {@code loadResetParallel}: the same loads spread over this thread and the common
+ *     pool's ({@code Snapshot.load(world, bytes, executor)});</li>
  *     <li>{@code rawCopy}: a copy of as many bytes as the snapshot has, from one direct buffer to another: the
- *     limit; {@code rawCopyFresh} copies them into memory allocated for the copy, as a load must;</li>
+ *     limit; {@code rawCopyParallel} copies half on each of two threads; {@code rawCopyFresh} copies them into memory
+ *     allocated for the copy, as a load into a new world must;</li>
  *     <li>{@code dataOutputSave} and {@code dataInputLoad}: what a user writes without a snapshot API, entity by
- *     entity through {@link DataOutputStream} and {@link DataInputStream} over a byte array.</li>
+ *     entity through {@link DataOutputStream} and {@link DataInputStream} over a byte array; {@code
+ *     dataInputLoadReset} loads into a reset world, as {@code loadReset} does.</li>
  * </ul>
  * Artemis-odb's serializers are not here: they are separate artifacts (JSON through libGDX or Kryo) built on its
  * entity-by-entity object model, which {@code dataOutputSave} already stands for at its fastest.
