@@ -657,6 +657,34 @@ class SnapshotTest
                 "index 0 of dev.cairn.snapshots.SnapshotFixtures$Heat was added at tick " + (world.tick() + 1));
             assertMessage(copy, Worlds.reseal(ancient), "(dev.cairn.snapshots.SnapshotFixtures$Heat)",
                 "which a world at tick " + world.tick() + " cannot have recorded");
+            final byte[] changedFirst = snapshot.clone();
+            ByteBuffer.wrap(changedFirst).order(ByteOrder.LITTLE_ENDIAN).putInt(ticks + 4, stamped - 1);
+            assertMessage(copy, Worlds.reseal(changedFirst), "(dev.cairn.snapshots.SnapshotFixtures$Heat)",
+                "and changed at tick " + (stamped - 1));
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            assertEquals(Worlds.digest(world), Worlds.digest(copy));
+        }
+    }
+
+    @Test
+    void aFailedLoadIntoAResetWorldKeepsTheMemoryItsPoolMappedForTheNextLoad()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            for (int i = 0; i < 50_000; i++)
+            {
+                world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(world.create(), i);
+            }
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            Snapshot.load(copy, ByteBuffer.wrap(snapshot));
+            copy.reset();
+            final byte[] changed = snapshot.clone();
+            changed[changed.length - 1] ^= 1;
+
+            assertThrows(SnapshotFormatException.class, () -> Snapshot.load(copy, ByteBuffer.wrap(changed)));
+
+            assertTrue(copy.offHeapBytes() >= 50_000L * Integer.BYTES, "the pool's versions stay: " +
+                copy.offHeapBytes());
             Snapshot.load(copy, ByteBuffer.wrap(snapshot));
             assertEquals(Worlds.digest(world), Worlds.digest(copy));
         }

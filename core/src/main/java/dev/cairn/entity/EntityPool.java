@@ -68,6 +68,8 @@ public final class EntityPool
     private int alive;
     /** How many storages bound to this pool have listeners or hooks; see {@link #hasSignalledStorages()}. */
     private int signalledStorages;
+    /** The version capacity when the last snapshot load began: a failed load shrinks the pool back to it. */
+    private int capacityBeforeLoad;
     @SuppressWarnings("unused")
     private volatile int iterations;
     private boolean closed;
@@ -686,6 +688,7 @@ public final class EntityPool
             throw new IllegalStateException("a snapshot loads into a pool that never created an entity; this one " +
                 "created " + created);
         }
+        capacityBeforeLoad = versionCapacity;
         in.getInt();
         final int created = in.getInt();
         final int alive = in.getInt();
@@ -799,8 +802,9 @@ public final class EntityPool
     }
 
     /**
-     * Empties the pool as {@link #reset()} does and frees its memory, after a snapshot load into its world failed: the
-     * load then holds none of the world's memory or budget.
+     * Empties the pool as {@link #reset()} does, after a snapshot load into its world failed, and gives back the memory
+     * the load grew it by: the pool keeps the capacity it had before the load (a reset world keeps the memory it
+     * mapped for the next load), and the load holds none of the world's budget.
      *
      * @param in the snapshot whose load failed (only a snapshot loader has one).
      * @throws IllegalStateException if the pool is closed or locked.
@@ -809,12 +813,18 @@ public final class EntityPool
     {
         java.util.Objects.requireNonNull(in, "in");
         reset();
-        offHeap.free(versions);
-        offHeap.free(free);
-        versions = 0;
-        free = 0;
-        versionCapacity = 0;
-        freeCapacity = 0;
+        final int capacity = capacityBeforeLoad;
+        // Both only grew during the load, so the free stack stays at least as large as the version array.
+        if (versionCapacity > capacity)
+        {
+            versions = offHeap.reallocate(versions, (long)capacity << 2);
+            versionCapacity = capacity;
+        }
+        if (freeCapacity > capacity)
+        {
+            free = offHeap.reallocate(free, (long)capacity << 2);
+            freeCapacity = capacity;
+        }
     }
 
     private void forgetMemory()

@@ -15,7 +15,7 @@ public final class SnapshotFormatException extends IllegalArgumentException
     /**
      * Creates an exception.
      *
-     * @param section the section being read, for example {@code "storage 2 (com.example.Position)"}.
+     * @param section the section being read, for example {@code "section 2 (com.example.Position)"}.
      * @param offset  the byte offset in the snapshot where the problem was found.
      * @param message what is wrong.
      */

@@ -797,8 +797,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
 
     /**
      * Checks the change ticks a snapshot gave: each at most as new as the snapshot's own tick (the clock's now) and no
-     * older than the clock keeps ticks, as every tick a world records is; a forged tick from the future would read as
-     * changed since every later tick.
+     * older than the clock keeps ticks, and no change before the add, as every pair of ticks a world records is; a
+     * forged tick from the future would read as changed since every later tick.
      */
     private void checkLoadedTicks(final SnapshotInput in, final int size)
     {
@@ -808,12 +808,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             final long offset = (long)i * Integer.BYTES;
             final int added = UnsafeApi.getInt(addedTicks + offset);
             final int changed = UnsafeApi.getInt(changedTicks + offset);
-            if (!isRecordable(now, added) || !isRecordable(now, changed))
+            if (!isRecordable(now, added) || !isRecordable(now, changed) || changed - added < 0)
             {
                 throw in.error("index " + i + " of " + type.recordClass().getName() + " was added at tick " + added +
                     " and changed at tick " + changed + ", which a world at tick " + now + " cannot have recorded " +
-                    "(a tick is at most " + (Clock.MAX_AGE + Clock.CLAMP_PERIOD) + " older than the world's, and " +
-                    "never newer)");
+                    "(a tick is at most " + (Clock.MAX_AGE + Clock.CLAMP_PERIOD) + " older than the world's, never " +
+                    "newer, and a component is not changed before it is added)");
             }
         }
     }
