@@ -858,8 +858,8 @@ public final class World implements AutoCloseable, Storages
         if (iterated != null)
         {
             throw new IllegalStateException("a snapshot cannot load into this World while " + iterated + " is being " +
-                "iterated: the walk would go on over the loaded entities; nothing was changed: load after the walk " +
-                "returns");
+                "iterated, or loaded by another thread: a walk would go on over the loaded entities, two loads would " +
+                "mix; nothing was changed: load after the walk returns, or the other load");
         }
         checkNew();
     }

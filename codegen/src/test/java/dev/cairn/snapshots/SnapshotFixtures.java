@@ -55,6 +55,12 @@ public final class SnapshotFixtures
     {
     }
 
+    /** A boolean column. */
+    @Component
+    public record Lit(boolean on)
+    {
+    }
+
     /** Tracked, in-place. */
     @Component(policy = DeletionPolicy.IN_PLACE, tracked = true)
     public record Heat(float t)

@@ -667,6 +667,40 @@ class SnapshotTest
     }
 
     @Test
+    void aBooleanOtherThanZeroOrOneIsRefused()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final var lit = world.storage(SnapshotFixtures_LitStorage.TYPE);
+            lit.emplace(world.create(), true);
+            lit.emplace(world.create(), true);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            final byte[] seven = snapshot.clone();
+            seven[Worlds.offsetOf(snapshot, Entity.of(0, 0), Entity.of(1, 0)) + 17] = 7;
+
+            assertMessage(copy, Worlds.reseal(seven), "(dev.cairn.snapshots.SnapshotFixtures$Lit)",
+                "field on holds 7 at index 1, where a boolean is 0 or 1");
+        }
+    }
+
+    @Test
+    void aNameWithAControlCharacterIsRefusedWithoutPrintingIt()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(world.create(), 1f);
+            final byte[] renamed = Evolution.rename(Worlds.bytes(Worlds.save(world)), "Heat", "He\u0000t");
+
+            final SnapshotFormatException ex =
+                assertThrows(SnapshotFormatException.class, () -> Snapshot.load(copy, ByteBuffer.wrap(renamed)));
+
+            assertTrue(ex.getMessage().contains("control character U+0000 at position"), ex.getMessage());
+            assertFalse(ex.getMessage().contains("\u0000"), "the message holds the raw character");
+            assertEquals(List.of(), copy.storages());
+        }
+    }
+
+    @Test
     void aFailedLoadIntoAResetWorldKeepsTheMemoryItsPoolMappedForTheNextLoad()
     {
         try (World world = new World(); World copy = new World())

@@ -124,15 +124,26 @@ public final class SnapshotInput
         checkTo(buffer.position() + length);
         final ByteBuffer bytes = buffer.slice().limit(length);
         buffer.position(buffer.position() + length);
+        final String name;
         try
         {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+            name = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT).decode(bytes).toString();
         }
         catch (final CharacterCodingException ex)
         {
             throw error("a name is not valid UTF-8");
         }
+        for (int i = 0; i < name.length(); i++)
+        {
+            if (Character.isISOControl(name.charAt(i)))
+            {
+                // Names are Java identifiers; a control character would also end up raw in the messages that name it.
+                throw error(String.format("a name holds the control character U+%04X at position %d; names are Java " +
+                    "identifiers", (int)name.charAt(i), i));
+            }
+        }
+        return name;
     }
 
     /**

@@ -88,6 +88,10 @@ final class SnapshotMapping
             if (from.type() == to.type() && ordinals[j] == null)
             {
                 in.getMemory(address, bytes);
+                if (to.type() == FieldType.BOOLEAN)
+                {
+                    checkBooleans(in, from, address, size);
+                }
             }
             else if (ordinals[j] != null)
             {
@@ -104,6 +108,20 @@ final class SnapshotMapping
             {
                 UnsafeApi.setMemory(storage.fieldColumnAddress(k), (long)size * nowFields.get(k).type().width(),
                     (byte)0);
+            }
+        }
+    }
+
+    /** A boolean column holds 0 or 1 only: any other byte would read as true yet compare unequal to true's. */
+    private void checkBooleans(final SnapshotInput in, final Schema.Field field, final long address, final int size)
+    {
+        for (int i = 0; i < size; i++)
+        {
+            final int value = UnsafeApi.getByte(address + i) & 0xFF;
+            if (value > 1)
+            {
+                throw in.error("component " + type.recordClass().getName() + " field " + field.name() + " holds " +
+                    value + " at index " + i + ", where a boolean is 0 or 1");
             }
         }
     }
