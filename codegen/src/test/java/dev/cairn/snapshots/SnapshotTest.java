@@ -667,6 +667,27 @@ class SnapshotTest
     }
 
     @Test
+    void aNullWorldOrChannelIsNamed()
+    {
+        final ByteBuffer bytes = ByteBuffer.allocate(64);
+        for (final org.junit.jupiter.api.function.Executable call : List.<org.junit.jupiter.api.function.Executable>of(
+            () -> Snapshot.sizeOf(null),
+            () -> Snapshot.save(null, bytes),
+            () -> Snapshot.load(null, bytes),
+            () -> Snapshot.load(null, bytes, Runnable::run)))
+        {
+            final NullPointerException ex = assertThrows(NullPointerException.class, call);
+            assertTrue(ex.getMessage().startsWith("world: pass the World"), ex.getMessage());
+        }
+        try (World world = new World())
+        {
+            final NullPointerException ex = assertThrows(NullPointerException.class,
+                () -> Snapshot.load(world, (java.nio.channels.ReadableByteChannel)null));
+            assertEquals("channel", ex.getMessage());
+        }
+    }
+
+    @Test
     void aBooleanOtherThanZeroOrOneIsRefused()
     {
         try (World world = new World(); World copy = new World())

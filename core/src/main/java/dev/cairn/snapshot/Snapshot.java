@@ -66,6 +66,7 @@ public final class Snapshot
      */
     public static long sizeOf(final World world, final ComponentType<?, ?>... types)
     {
+        requireWorld(world);
         long bytes = HEADER_BYTES + SECTION_OVERHEAD + world.snapshotBytes();
         for (final ComponentStorage<?> storage : storages(world, types))
         {
@@ -86,6 +87,7 @@ public final class Snapshot
      */
     public static void save(final World world, final ByteBuffer target, final ComponentType<?, ?>... types)
     {
+        requireWorld(world);
         java.util.Objects.requireNonNull(target, "target");
         if (target.isReadOnly())
         {
@@ -126,6 +128,8 @@ public final class Snapshot
      */
     public static void save(final World world, final WritableByteChannel channel, final ComponentType<?, ?>... types)
     {
+        requireWorld(world);
+        java.util.Objects.requireNonNull(channel, "channel");
         final List<ComponentStorage<?>> storages = storages(world, types);
         final SnapshotOutput out = new SnapshotOutput(ByteBuffer.allocateDirect(CHANNEL_BUFFER), channel);
         // The channel's code runs between copies: it must not move or free the memory being copied.
@@ -150,6 +154,7 @@ public final class Snapshot
      */
     public static void load(final World world, final ByteBuffer source)
     {
+        requireWorld(world);
         java.util.Objects.requireNonNull(source, "source");
         loadInto(world, source, false, null);
     }
@@ -174,6 +179,7 @@ public final class Snapshot
      */
     public static void load(final World world, final ByteBuffer source, final Executor executor)
     {
+        requireWorld(world);
         java.util.Objects.requireNonNull(source, "source");
         java.util.Objects.requireNonNull(executor, "executor: pass one, for example ForkJoinPool.commonPool()");
         loadInto(world, source, false, executor);
@@ -296,6 +302,8 @@ public final class Snapshot
      */
     public static void load(final World world, final ReadableByteChannel channel)
     {
+        requireWorld(world);
+        java.util.Objects.requireNonNull(channel, "channel");
         world.checkNewForSnapshot();
         loadInto(world, readFully(channel), true, null);
     }
@@ -313,6 +321,8 @@ public final class Snapshot
      */
     public static void load(final World world, final ReadableByteChannel channel, final Executor executor)
     {
+        requireWorld(world);
+        java.util.Objects.requireNonNull(channel, "channel");
         java.util.Objects.requireNonNull(executor, "executor: pass one, for example ForkJoinPool.commonPool()");
         world.checkNewForSnapshot();
         loadInto(world, readFully(channel), true, executor);
@@ -432,6 +442,11 @@ public final class Snapshot
                 "record of this program (its storage was not found); declare it, or save without it");
         }
         return type;
+    }
+
+    private static void requireWorld(final World world)
+    {
+        java.util.Objects.requireNonNull(world, "world: pass the World to save, or to load into");
     }
 
     private static List<ComponentStorage<?>> storages(final World world, final ComponentType<?, ?>... types)
