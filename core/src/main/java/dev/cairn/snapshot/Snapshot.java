@@ -200,34 +200,32 @@ public final class Snapshot
         final int sections = readHeader(in);
         final List<ComponentType<?, ?>> loaded = new ArrayList<>();
         final SnapshotSections parts = new SnapshotSections(executor != null);
-        // Announced as an iteration of the world, so that a close from another thread is refused, not run under the load.
-        final boolean[] ranOutOfMemory = new boolean[1];
-        world.loadSnapshotAnnounced(in, () ->
+        // Announced as an iteration of the world: a close from another thread is refused, not run under the load.
+        try
         {
-            boolean done = false;
-            try
+            world.loadSnapshotAnnounced(in, () ->
             {
-                readSections(world, source, whole, executor, in, sections, parts, loaded);
-                done = true;
-            }
-            catch (final RuntimeException | Error ex)
-            {
-                if (executor == null || !parts.ranOutOfMemory())
+                boolean done = false;
+                try
                 {
-                    throw ex;
+                    readSections(world, source, whole, executor, in, sections, parts, loaded);
+                    done = true;
                 }
-                ranOutOfMemory[0] = true;
-            }
-            finally
-            {
-                if (!done)
+                finally
                 {
-                    world.unloadSnapshot(in);
+                    if (!done)
+                    {
+                        world.unloadSnapshot(in);
+                    }
                 }
-            }
-        });
-        if (ranOutOfMemory[0])
+            });
+        }
+        catch (final RuntimeException | Error ex)
         {
+            if (executor == null || !parts.ranOutOfMemory())
+            {
+                throw ex;
+            }
             // Which sections held memory when it ran out depended on the threads: start again, one section after the
             // other, so that the load succeeds or fails exactly as a sequential load does.
             return loadInto(world, source, whole, null);
