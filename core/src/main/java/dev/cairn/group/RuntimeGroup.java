@@ -7,6 +7,7 @@ import dev.cairn.memory.OffHeap;
 import dev.cairn.parallel.ChunkAction;
 import dev.cairn.set.IndexComparator;
 import dev.cairn.set.MoveLog;
+import dev.cairn.set.OrderClaim;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.StorageHook;
@@ -16,8 +17,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
@@ -79,6 +82,8 @@ public final class RuntimeGroup implements AutoCloseable
     private final SparseSet entities;
     /** The groups this one shares owned storages with, outermost first; null for a non-owning group. */
     private Family family;
+    /** The family's claim on the order of each owned storage, aligned with {@code owned}. */
+    private final OrderClaim[] claims;
     private final List<Follower> followers = new ArrayList<>();
     /** An owning group's entities sit at [0, length) of every owned storage. */
     private int length;
@@ -102,6 +107,7 @@ public final class RuntimeGroup implements AutoCloseable
         this.with = builder.with.toArray(new ComponentStorage<?>[0]);
         this.without = builder.without.toArray(new ComponentStorage<?>[0]);
         this.ownedIndices = new int[owned.length];
+        this.claims = new OrderClaim[owned.length];
         this.description = builder.describe();
         this.entities = owned.length == 0 ?
             SparseSet.onSharedMemory(DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.pool, "group " +
@@ -490,12 +496,15 @@ public final class RuntimeGroup implements AutoCloseable
                 throw new IllegalStateException("cannot sort group " + description + " while it, or its storage " +
                     storage.name() + ", is being iterated; sort it after the iteration returns");
             }
-            storage.ensureOwnedReorderable(family, length);
         }
-        final int[] order = owned[0].sortOwned(family, length, comparator);
-        for (int k = 1; k < owned.length; k++)
+        for (final OrderClaim claim : claims)
         {
-            owned[k].permuteOwned(family, order.clone(), length);
+            claim.ensureReorderable(length);
+        }
+        final int[] order = claims[0].sort(length, comparator);
+        for (int k = 1; k < claims.length; k++)
+        {
+            claims[k].permute(order.clone(), length);
         }
     }
 
@@ -687,7 +696,7 @@ public final class RuntimeGroup implements AutoCloseable
         {
             if (from[k] != at)
             {
-                owned[k].swapOwned(family, from[k], at);
+                claims[k].swap(from[k], at);
             }
         }
     }
@@ -721,10 +730,10 @@ public final class RuntimeGroup implements AutoCloseable
         final int from = owned[0].indexOf(entity);
         final int at = length++;
         family.movedIn(this, from, at);
-        owned[0].swapOwned(family, from, at);
+        claims[0].swap(from, at);
         for (int k = 1; k < owned.length; k++)
         {
-            owned[k].swapOwned(family, owned[k].indexOf(entity), at);
+            claims[k].swap(owned[k].indexOf(entity), at);
         }
     }
 
@@ -736,9 +745,9 @@ public final class RuntimeGroup implements AutoCloseable
     {
         final int at = --length;
         family.moved(from, at);
-        for (final ComponentStorage<?> storage : owned)
+        for (final OrderClaim claim : claims)
         {
-            storage.swapOwned(family, from, at);
+            claim.swap(from, at);
         }
     }
 
@@ -874,14 +883,14 @@ public final class RuntimeGroup implements AutoCloseable
 
     /**
      * Owning groups that share owned storages, each nested in the one before it; the object that owns
-     * their storages' order ({@link SparseSet#claim}).
+     * their storages' order ({@link SparseSet#claimOrder}).
      */
     private static final class Family
     {
         /** Outermost first: each group's entities are a prefix of the range of every group before it. */
         final List<RuntimeGroup> groups = new ArrayList<>();
         /** Every storage some group of the family owns. */
-        final Set<ComponentStorage<?>> storages = new LinkedHashSet<>();
+        final Map<ComponentStorage<?>, OrderClaim> claims = new LinkedHashMap<>();
 
         RuntimeGroup innermost()
         {
@@ -966,12 +975,10 @@ public final class RuntimeGroup implements AutoCloseable
             }
             groups.add(at, group);
             group.family = this;
-            for (final ComponentStorage<?> storage : group.owned)
+            for (int k = 0; k < group.owned.length; k++)
             {
-                if (storages.add(storage))
-                {
-                    storage.claim(this, "group " + group.description);
-                }
+                group.claims[k] = claims.computeIfAbsent(
+                    group.owned[k], storage -> storage.claimOrder("group " + group.description));
             }
             rebuild();
         }
@@ -997,9 +1004,9 @@ public final class RuntimeGroup implements AutoCloseable
             {
                 each.populate();
             }
-            for (final ComponentStorage<?> storage : storages)
+            for (final OrderClaim claim : claims.values())
             {
-                storage.countReordering(this);
+                claim.countReordering();
             }
         }
 
@@ -1015,8 +1022,7 @@ public final class RuntimeGroup implements AutoCloseable
             {
                 if (!stillOwned.contains(storage))
                 {
-                    storage.release(this);
-                    storages.remove(storage);
+                    claims.remove(storage).release();
                 }
             }
         }
@@ -1205,14 +1211,14 @@ public final class RuntimeGroup implements AutoCloseable
             if (!owned.isEmpty())
             {
                 final Family family = familyFor(group);
-                for (final ComponentStorage<?> storage : family.storages)
+                for (final ComponentStorage<?> storage : family.claims.keySet())
                 {
                     refuseIfIterated(storage, group);
                 }
                 for (final ComponentStorage<?> storage : owned)
                 {
                     refuseIfIterated(storage, group);
-                    if (!family.storages.contains(storage) && storage.ownerName() != null)
+                    if (!family.claims.containsKey(storage) && storage.ownerName() != null)
                     {
                         throw new IllegalStateException(
                             storage.name() + " is owned by " + storage.ownerName() + ", so group " +

@@ -67,14 +67,12 @@ public class SparseSet implements AutoCloseable
     /** Largest number of packed indices: keeps every 8-byte column's byte offsets within an {@code int}. */
     public static final int MAX_CAPACITY = Integer.MAX_VALUE / Long.BYTES;
 
-    private static final int PAGE_SHIFT = 12;
-    private static final int PAGE_MASK = PAGE_SIZE - 1;
+    static final int PAGE_SHIFT = 12;
+    static final int PAGE_MASK = PAGE_SIZE - 1;
     private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
-    private static final int ABSENT = -1;
+    static final int ABSENT = -1;
     /** What {@link #indexOrInsertAlive} returns for an entity that is not alive: below every {@code -1 - index}. */
     protected static final int NOT_ALIVE = Integer.MIN_VALUE;
-    /** Packed handles a snapshot load copies and checks at a time: 32 KiB, which stay in cache in between. */
-    private static final int READ_BLOCK = 4096;
     private static final long[] NO_PAGES = new long[0];
     private static final long[] NO_ENTITIES = new long[0];
     private static final VarHandle ITERATIONS;
@@ -119,9 +117,8 @@ public class SparseSet implements AutoCloseable
     private long layoutVersion;
     /** Counts the operations that reorder members on purpose (sort, sortAs, swapElements, compact). */
     private int reorderCount;
-    /** The structure (a group) that orders this set's members, or null; see claim(). */
-    private Object owner;
-    private String ownerName;
+    /** The structure (a group) that orders this set's members, or null; see claimOrder(). */
+    private OrderClaim claim;
     /** Whether a swapping set was cleared during the walks in progress: it refuses inserts until they return. */
     private boolean clearedUnderWalk;
     /** An in-place set cleared under a walk: it holds only holes, to be dropped when the walk returns if still empty. */
@@ -1231,8 +1228,8 @@ public class SparseSet implements AutoCloseable
 
     /**
      * A number that changes whenever members are reordered on purpose ({@link #sort}, {@link #sortAs},
-     * {@link #swapElements}, {@link #compact()}, an owner's {@link #sortOwned}, {@link #permuteOwned} and
-     * {@link #countReordering}); a cursor compares it at each step to detect a reordering it could not prevent.
+     * {@link #swapElements}, {@link #compact()}, and an {@link OrderClaim}'s sort, permute and count of a
+     * reordering); a cursor compares it at each step to detect a reordering it could not prevent.
      *
      * @return the current reorder count.
      */
@@ -1460,70 +1457,49 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Gives one structure (a group) the say over the order of this set's members: from now on {@link #sort},
-     * {@link #sortAs}, {@link #swapElements} and {@link #compact()} throw, naming it, and only
-     * {@link #swapOwned(Object, int, int)} with the same owner reorders.
+     * Gives one structure (a group) the say over the order of this set's members until it releases the returned
+     * claim: from now on {@link #sort}, {@link #sortAs}, {@link #swapElements} and {@link #compact()} throw, naming
+     * {@code owner}, and only the claim reorders the set.
      *
-     * @param owner       the structure, compared by identity.
-     * @param description how messages name it, for example {@code "group Movement"}.
-     * @throws IllegalStateException if the set is closed, or another structure owns it (the message names both).
+     * @param owner how messages name the structure, for example {@code "group Movement"}.
+     * @return the claim.
+     * @throws IllegalStateException if the set is closed or locked, or another structure owns it (the message names
+     *                               both).
      */
-    public final void claim(final Object owner, final String description)
+    public final OrderClaim claimOrder(final String owner)
     {
-        ensureMutable("let " + description + " own");
-        if (this.owner != null && this.owner != owner)
+        Objects.requireNonNull(owner, "owner");
+        ensureMutable("let " + owner + " own");
+        if (claim != null)
         {
             throw new IllegalStateException(
-                name + " is owned by " + ownerName + ", so " + description + " cannot own it too");
+                name + " is owned by " + claim.owner() + ", so " + owner + " cannot own it too");
         }
-        this.owner = owner;
-        this.ownerName = description;
+        claim = new OrderClaim(this, owner);
+        return claim;
     }
 
     /**
-     * Gives up a claim made with {@link #claim}; a no-op if {@code owner} does not own the set.
-     *
-     * @param owner the structure that claimed it.
-     */
-    public final void release(final Object owner)
-    {
-        if (this.owner == owner)
-        {
-            this.owner = null;
-            this.ownerName = null;
-        }
-    }
-
-    /**
-     * What owns this set's order, as its claim described it.
+     * What owns this set's order, as its claim names it.
      *
      * @return the owner's description, or null if nothing owns the set.
      */
     public final String ownerName()
     {
-        return ownerName;
+        return claim == null ? null : claim.owner();
     }
 
-    /**
-     * Exchanges the members at two packed indices (and their payload), for the structure that owns the set's order:
-     * what a group does when an entity joins or leaves it. Unlike {@link #sortOwned}, it does not count as a
-     * reordering, so a cursor over the set does not notice: a loop walking an owned set while other entities join or
-     * leave the group may visit some of them twice or miss some.
-     *
-     * @param owner the owner given to {@link #claim}.
-     * @param a     a packed index holding a member.
-     * @param b     a packed index holding a member.
-     * @throws IllegalStateException     if {@code owner} does not own the set, or it is closed.
-     * @throws IndexOutOfBoundsException if an index is outside {@code [0, extent())} or holds no member.
-     */
-    public final void swapOwned(final Object owner, final int a, final int b)
+    final void releaseClaim(final OrderClaim released)
     {
-        ensureMutable("reorder");
-        if (owner == null || owner != this.owner)
+        if (claim == released)
         {
-            ensureOpen();
-            throw new IllegalStateException(name + " is not owned by the caller; only its owner may swapOwned");
+            claim = null;
         }
+    }
+
+    /** {@link OrderClaim#swap}, once the claim is known to be held. */
+    final void swapClaimed(final int a, final int b)
+    {
         final long entityA = a >= 0 && a < extent ? packedGet(a) : Entity.NULL;
         final long entityB = b >= 0 && b < extent ? packedGet(b) : Entity.NULL;
         if ((entityA | entityB) < 0)
@@ -1539,112 +1515,14 @@ public class SparseSet implements AutoCloseable
         }
     }
 
-    /**
-     * Counts, for the structure that owns the set's order, a reordering it made with {@link #swapOwned} that a cursor
-     * must not walk through: a group rebuilding its range. A cursor over the set throws at its next step, as after a
-     * sort.
-     *
-     * @param owner the owner given to {@link #claim}.
-     * @throws IllegalStateException if {@code owner} does not own the set, or it is closed.
-     */
-    public final void countReordering(final Object owner)
+    final void countReordering()
     {
-        ensureOpen();
-        if (owner == null || owner != this.owner)
-        {
-            throw new IllegalStateException(name + " is not owned by the caller; only its owner may reorder it");
-        }
         reorderCount++;
     }
 
-    /**
-     * Sorts the first {@code length} members for the structure that owns the set's order, so that iteration from
-     * {@code length - 1} down to 0 follows the comparator (equal members keep their order), and returns the
-     * permutation so that the owner can apply it to sets aligned with this one.
-     *
-     * @param owner      the owner given to {@link #claim}.
-     * @param length     how many members, from index 0, to sort; at most {@link #extent()}.
-     * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
-     * @return {@code order}: index {@code k} now holds what index {@code order[k]} held.
-     * @throws IllegalStateException     if {@code owner} does not own the set, it is closed or being iterated, or the
-     *                                   comparator changed it.
-     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
-     *                                   tombstone.
-     */
-    public final int[] sortOwned(final Object owner, final int length, final IndexComparator comparator)
+    /** Throws unless {@code [0, length)} lies within the extent and holds no tombstone. */
+    final void requireMembersBelow(final int length)
     {
-        final int[] order = ownedOrder(owner, length);
-        final long layoutBefore = layoutVersion;
-        IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
-        if (closed || layoutVersion != layoutBefore)
-        {
-            throw new IllegalStateException(
-                "the comparator passed to the sort of " + name + " changed it; a comparator must only read, so the " +
-                "sort was not applied");
-        }
-        permuteOwned(owner, order.clone(), length);
-        return order;
-    }
-
-    /**
-     * Rearranges the first {@code length} members for the structure that owns the set's order: index {@code k}
-     * receives what index {@code order[k]} held. Counts as a reordering.
-     *
-     * @param owner  the owner given to {@link #claim}.
-     * @param order  a permutation of {@code [0, length)}; it is used up.
-     * @param length how many members, from index 0, to rearrange.
-     * @throws IllegalStateException     if {@code owner} does not own the set, or it is closed or being iterated.
-     * @throws IllegalArgumentException  if {@code order} is not a permutation of {@code [0, length)}.
-     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
-     *                                   tombstone.
-     */
-    public final void permuteOwned(final Object owner, final int[] order, final int length)
-    {
-        ownedOrder(owner, length);
-        if (order.length < length)
-        {
-            throw new IllegalArgumentException("an order of " + order.length + " cannot rearrange " + length +
-                " members of " + name);
-        }
-        final boolean[] seen = new boolean[length];
-        for (int k = 0; k < length; k++)
-        {
-            final int from = order[k];
-            if (from < 0 || from >= length || seen[from])
-            {
-                throw new IllegalArgumentException(
-                    "order[" + k + "] = " + from + " does not make a permutation of [0, " + length + ")");
-            }
-            seen[from] = true;
-        }
-        reorderCount++;
-        applyPermutation(order, length);
-    }
-
-    /**
-     * Checks, changing nothing, that {@code owner} may reorder the first {@code length} members now, as
-     * {@link #sortOwned} and {@link #permuteOwned} check: a structure that reorders several sets together checks them
-     * all before it reorders any.
-     *
-     * @param owner  the owner given to {@link #claim}.
-     * @param length how many members, from index 0, it would reorder.
-     * @throws IllegalStateException     if {@code owner} does not own the set, or it is closed, locked or being
-     *                                   iterated.
-     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
-     *                                   tombstone.
-     */
-    public final void ensureOwnedReorderable(final Object owner, final int length)
-    {
-        ensureMutable("sort");
-        if (owner == null || owner != this.owner)
-        {
-            throw new IllegalStateException(name + " is not owned by the caller; only its owner may reorder it");
-        }
-        if (isIterating())
-        {
-            throw new IllegalStateException(
-                "cannot sort " + name + " while it is being iterated; do it after the iteration returns");
-        }
         if (length < 0 || length > extent)
         {
             throw new IndexOutOfBoundsException(
@@ -1657,18 +1535,6 @@ public class SparseSet implements AutoCloseable
                 throw new IndexOutOfBoundsException("index " + k + " of " + name + " holds a tombstone");
             }
         }
-    }
-
-    /** Checks an owner's reordering of {@code [0, length)} and returns the identity order. */
-    private int[] ownedOrder(final Object owner, final int length)
-    {
-        ensureOwnedReorderable(owner, length);
-        final int[] order = new int[length];
-        for (int k = 0; k < length; k++)
-        {
-            order[k] = k;
-        }
-        return order;
     }
 
     /**
@@ -1724,207 +1590,18 @@ public class SparseSet implements AutoCloseable
             throw new IllegalStateException("a snapshot loads into an empty " + name + "; this one has " + size +
                 " indices in use");
         }
-        final int size = in.getInt();
-        final int extent = in.getInt();
-        final int freeHead = in.getInt();
-        final int memberCount = in.getInt();
-        if (size < 0 || size > MAX_CAPACITY || extent < 0 || extent > size || memberCount < 0 || memberCount > extent)
-        {
-            throw in.error("its counts size " + size + ", extent " + extent + " and members " + memberCount +
-                " are not 0 <= members <= extent <= size <= " + MAX_CAPACITY);
-        }
-        if (savedPolicy != policy && (memberCount != size || extent != size))
-        {
-            throw in.error(name + " was saved with policy " + savedPolicy + " and holds tombstones or released " +
-                "entries, which its policy now, " + policy + ", cannot keep; compact() it before saving, or keep " +
-                "its policy");
-        }
-        final boolean fits = policy == DeletionPolicy.SWAP_AND_POP ?
-            extent == size && memberCount == size && freeHead == ABSENT :
-            policy == DeletionPolicy.IN_PLACE ? extent == size && freeHead >= ABSENT && freeHead < size :
-            freeHead == ABSENT && memberCount == extent;
-        if (!fits)
-        {
-            throw in.error("its counts (size " + size + ", extent " + extent + ", members " + memberCount +
-                ", free list head " + freeHead + ") do not fit " + policy);
-        }
-        in.require(Math.multiplyExact((long)size, Long.BYTES + slotPayload), size + " indices");
-        if (size > dense.capacity())
-        {
-            // Outside the try: a failed resize leaves nothing to clear, and no packed array of this size to read.
-            resizeDense(size);
-        }
-        try
-        {
-            if (pool != null && extent == size && memberCount == size && freeHead == ABSENT)
-            {
-                readMembers(in, size);
-            }
-            else
-            {
-                in.getMemory(packedAddress, (long)size * Long.BYTES);
-                rebuildSparse(in, size, extent, freeHead, memberCount);
-            }
-        }
-        catch (final RuntimeException ex)
-        {
-            this.size = size;
-            clearSparse(size);
-            this.size = 0;
-            throw ex;
-        }
+        return new SetLoader(this, in).read(savedPolicy, slotPayload);
+    }
+
+    /** The loader's last step: the packed array and sparse pages hold a checked state of these counts. */
+    final void loaded(final int size, final int extent, final int freeHead, final int memberCount)
+    {
         this.size = size;
         this.extent = extent;
         this.freeHead = freeHead;
         this.memberCount = memberCount;
         layoutVersion++;
         reorderCount++;
-        return size;
-    }
-
-    private void rebuildSparse(
-        final SnapshotInput in, final int size, final int extent, final int freeHead, final int memberCount)
-    {
-        int members = 0;
-        int tombstones = 0;
-        for (int i = 0; i < size; i++)
-        {
-            final long entity = packedGet(i);
-            if (entity < 0)
-            {
-                if (i >= extent || policy != DeletionPolicy.IN_PLACE)
-                {
-                    throw in.error("index " + i + " holds a tombstone, which " + policy + " has none of there");
-                }
-                tombstones++;
-                continue;
-            }
-            if (!Entity.isWellFormed(entity))
-            {
-                throw in.error("index " + i + " holds " + Entity.toString(entity) + ", not an entity handle");
-            }
-            if (i < extent)
-            {
-                if (pool != null && !pool.isAlive(entity))
-                {
-                    throw in.error("index " + i + " holds " + Entity.toString(entity) + ", which is not alive");
-                }
-                members++;
-            }
-            final int entityIndex = Entity.index(entity);
-            // A released entry past every created index would allocate a sparse page no entity can need: 4096 such
-            // entries, 8 bytes each in the snapshot, would take 64 MiB.
-            if (pool != null && entityIndex >= pool.createdCount())
-            {
-                throw in.error("index " + i + " holds " + Entity.toString(entity) + ", whose entity index " +
-                    entityIndex + " the world never created (it created " + pool.createdCount() + ")");
-            }
-            long address = sparseAddressOf(entityIndex);
-            if (address == 0)
-            {
-                address = allocatePage(entityIndex >>> PAGE_SHIFT) + ((long)(entityIndex & PAGE_MASK) << 2);
-            }
-            if (UnsafeApi.getInt(address) != ABSENT)
-            {
-                throw in.error("entity index " + entityIndex + " is held at index " + UnsafeApi.getInt(address) +
-                    " and again at " + i);
-            }
-            UnsafeApi.putInt(address, i);
-        }
-        if (members != memberCount)
-        {
-            throw in.error("it holds " + members + " members where its count says " + memberCount);
-        }
-        int linked = 0;
-        for (int at = freeHead; at != ABSENT; at = (int)packedGet(at))
-        {
-            if (at < 0 || at >= size || packedGet(at) >= 0 || ++linked > tombstones)
-            {
-                throw in.error("its in-place free list does not link each of its " + tombstones +
-                    " tombstones once (it reaches " + at + ")");
-            }
-        }
-        if (linked != tombstones)
-        {
-            throw in.error("its in-place free list links " + linked + " of its " + tombstones + " tombstones");
-        }
-    }
-
-    /**
-     * Reads the packed array of a set holding members only (no tombstone, nothing released) and rebuilds the sparse
-     * array, a block at a time so that each block is checked while the copy has it in cache. If a handle is not as
-     * {@link #rebuildMembers} wants it, the checked loop of {@link #rebuildSparse} says what is wrong.
-     */
-    private void readMembers(final SnapshotInput in, final int size)
-    {
-        for (int from = 0; from < size; from += READ_BLOCK)
-        {
-            final int to = Math.min(size, from + READ_BLOCK);
-            in.getMemory(packedAddress + ((long)from << 3), (long)(to - from) << 3);
-            final int rebuilt = rebuildMembers(from, to);
-            if (rebuilt != to)
-            {
-                in.getMemory(packedAddress + ((long)to << 3), (long)(size - to) << 3);
-                clearSparse(rebuilt);
-                rebuildSparse(in, size, size, ABSENT, size);
-                throw new IllegalStateException("the checked rebuild of " + name + " passed where the quick one " +
-                    "stopped at index " + rebuilt);
-            }
-        }
-    }
-
-    /**
-     * The sparse array rebuilt for packed [from, to) of members, as the checked loop of {@link #rebuildSparse} would,
-     * in one tight pass: each handle must be alive in the pool and its entity index appear once. The sparse page is
-     * looked up once per run of handles on the same page.
-     *
-     * @return {@code to} if every handle passed; else the packed index of the first that did not, whose sparse entry
-     * and those after it are not set.
-     */
-    private int rebuildMembers(final int from, final int to)
-    {
-        final EntityPool pool = this.pool;
-        int pageOf = -1;
-        long page = 0;
-        for (int i = from; i < to; i++)
-        {
-            final long entity = packedGet(i);
-            if (!pool.isAlive(entity))
-            {
-                return i;
-            }
-            final int entityIndex = Entity.index(entity);
-            if (entityIndex >>> PAGE_SHIFT != pageOf)
-            {
-                pageOf = entityIndex >>> PAGE_SHIFT;
-                final long existing = sparseAddressOf(entityIndex);
-                page = existing != 0 ? existing - ((long)(entityIndex & PAGE_MASK) << 2) : allocatePage(pageOf);
-            }
-            final long address = page + ((long)(entityIndex & PAGE_MASK) << 2);
-            if (UnsafeApi.getInt(address) != ABSENT)
-            {
-                return i;
-            }
-            UnsafeApi.putInt(address, i);
-        }
-        return to;
-    }
-
-    /** Sets back to -1 every sparse entry that a handle in packed [0, size) may have set. */
-    private void clearSparse(final int size)
-    {
-        for (int i = 0; i < size; i++)
-        {
-            final long entity = packedGet(i);
-            if (Entity.isWellFormed(entity))
-            {
-                final long address = sparseAddressOf(Entity.index(entity));
-                if (address != 0 && UnsafeApi.getInt(address) == i)
-                {
-                    UnsafeApi.putInt(address, ABSENT);
-                }
-            }
-        }
     }
 
     /**
@@ -2204,7 +1881,7 @@ public class SparseSet implements AutoCloseable
      * Rearranges {@code [0, length)} so that index {@code k} receives the element that was at {@code order[k]},
      * following each permutation cycle once: O(length) swaps of every column.
      */
-    private void applyPermutation(final int[] order, final int length)
+    final void applyPermutation(final int[] order, final int length)
     {
         layoutVersion++;
         for (int start = 0; start < length; start++)
@@ -2290,10 +1967,10 @@ public class SparseSet implements AutoCloseable
     private void ensureReorderable(final String operation)
     {
         ensureMutable(operation);
-        if (owner != null)
+        if (claim != null)
         {
             throw new IllegalStateException(
-                "cannot " + operation + " " + name + ": " + ownerName + " owns it and keeps its members in the " +
+                "cannot " + operation + " " + name + ": " + claim.owner() + " owns it and keeps its members in the " +
                 "group's order; sort through the group instead");
         }
         if (isIterating())
@@ -2308,7 +1985,7 @@ public class SparseSet implements AutoCloseable
      * Unchecked access to the packed array. Every caller passes an index below size(), or the index being appended
      * after the capacity check in insert(); the model-based tests hold the set to these invariants.
      */
-    private long packedGet(final int index)
+    long packedGet(final int index)
     {
         return UnsafeApi.getLong(packedAddress + ((long)index << 3));
     }
@@ -2318,7 +1995,7 @@ public class SparseSet implements AutoCloseable
         UnsafeApi.putLong(packedAddress + ((long)index << 3), entity);
     }
 
-    private long allocatePage(final int page)
+    long allocatePage(final int page)
     {
         if (page >= pageAddresses.length)
         {
@@ -2347,7 +2024,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /** The address of the sparse entry of {@code entityIndex}, or 0 if its page does not exist (or it is negative). */
-    private long sparseAddressOf(final int entityIndex)
+    long sparseAddressOf(final int entityIndex)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
         final long[] pageAddresses = this.pageAddresses;
@@ -2378,6 +2055,25 @@ public class SparseSet implements AutoCloseable
                     MAX_CAPACITY + " (it holds " + size + ")");
         }
         resizeDense(OffHeap.grownCapacity(dense.capacity(), needed, 16, MAX_CAPACITY));
+    }
+
+    /** Grows the columns to hold {@code size} indices, for a load: the packed array is then at packedAddress(). */
+    final void ensureLoadCapacity(final int size)
+    {
+        if (size > dense.capacity())
+        {
+            resizeDense(size);
+        }
+    }
+
+    final long packedAddress()
+    {
+        return packedAddress;
+    }
+
+    final EntityPool pool()
+    {
+        return pool;
     }
 
     private void resizeDense(final int newCapacity)

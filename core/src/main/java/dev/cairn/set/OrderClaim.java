@@ -1,0 +1,206 @@
+package dev.cairn.set;
+
+/**
+ * The say over the order of one set's members, held by one structure: what an owning group keeps for each storage it
+ * owns. While a claim is held, the set's own reorderings ({@link SparseSet#sort}, {@link SparseSet#sortAs},
+ * {@link SparseSet#swapElements}, {@link SparseSet#compact()}) throw, naming the {@link #owner()}, and only the
+ * claim's methods reorder it. A set has at most one claim; {@link #release()} gives it up.
+ * <p>
+ * Not thread-safe, as its set.
+ */
+public final class OrderClaim
+{
+    private final SparseSet set;
+    private final String owner;
+    private boolean released;
+
+    OrderClaim(final SparseSet set, final String owner)
+    {
+        this.set = set;
+        this.owner = owner;
+    }
+
+    /**
+     * The set this claim orders.
+     *
+     * @return the set.
+     */
+    public SparseSet set()
+    {
+        return set;
+    }
+
+    /**
+     * How the claim's holder is named in messages, for example {@code "group Movement"}.
+     *
+     * @return the description given to {@link SparseSet#claimOrder(String)}.
+     */
+    public String owner()
+    {
+        return owner;
+    }
+
+    /**
+     * Exchanges the members at two packed indices (and their payload): what a group does when an entity joins or
+     * leaves it. Unlike {@link #sort}, it does not count as a reordering, so a cursor over the set does not notice: a
+     * loop walking an owned set while other entities join or leave the group may visit some of them twice or miss
+     * some; a walk that checks its moves ({@link SparseSet#checkWalk}) sees the swap.
+     *
+     * @param a a packed index holding a member.
+     * @param b a packed index holding a member.
+     * @throws IllegalStateException     if the claim was released, or the set is closed or locked.
+     * @throws IndexOutOfBoundsException if an index is outside {@code [0, extent())} or holds no member.
+     */
+    public void swap(final int a, final int b)
+    {
+        set.ensureMutable("reorder");
+        ensureHeld("reorder");
+        set.swapClaimed(a, b);
+    }
+
+    /**
+     * Counts a reordering made with {@link #swap} that a cursor must not walk through: a group rebuilding its range.
+     * A cursor over the set throws at its next step, as after a sort.
+     *
+     * @throws IllegalStateException if the claim was released, or the set is closed.
+     */
+    public void countReordering()
+    {
+        set.ensureOpen();
+        ensureHeld("reorder");
+        set.countReordering();
+    }
+
+    /**
+     * Sorts the first {@code length} members, so that iteration from {@code length - 1} down to 0 follows the
+     * comparator (equal members keep their order), and returns the permutation so that the holder can apply it to
+     * sets aligned with this one.
+     *
+     * @param length     how many members, from index 0, to sort; at most {@link SparseSet#extent()}.
+     * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
+     * @return {@code order}: index {@code k} now holds what index {@code order[k]} held.
+     * @throws IllegalStateException     if the claim was released, the set is closed or being iterated, or the
+     *                                   comparator changed it.
+     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
+     *                                   tombstone.
+     */
+    public int[] sort(final int length, final IndexComparator comparator)
+    {
+        final int[] order = identityOrder(length);
+        final long layoutBefore = set.layoutVersion();
+        IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
+        if (set.isClosed() || set.layoutVersion() != layoutBefore)
+        {
+            throw new IllegalStateException(
+                "the comparator passed to the sort of " + set.name() + " changed it; a comparator must only read, " +
+                "so the sort was not applied");
+        }
+        permute(order.clone(), length);
+        return order;
+    }
+
+    /**
+     * Rearranges the first {@code length} members: index {@code k} receives what index {@code order[k]} held. Counts
+     * as a reordering.
+     *
+     * @param order  a permutation of {@code [0, length)}; it is used up.
+     * @param length how many members, from index 0, to rearrange.
+     * @throws IllegalStateException     if the claim was released, or the set is closed or being iterated.
+     * @throws IllegalArgumentException  if {@code order} is not a permutation of {@code [0, length)}.
+     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
+     *                                   tombstone.
+     */
+    public void permute(final int[] order, final int length)
+    {
+        ensureReorderable(length);
+        if (order.length < length)
+        {
+            throw new IllegalArgumentException("an order of " + order.length + " cannot rearrange " + length +
+                " members of " + set.name());
+        }
+        final boolean[] seen = new boolean[length];
+        for (int k = 0; k < length; k++)
+        {
+            final int from = order[k];
+            if (from < 0 || from >= length || seen[from])
+            {
+                throw new IllegalArgumentException(
+                    "order[" + k + "] = " + from + " does not make a permutation of [0, " + length + ")");
+            }
+            seen[from] = true;
+        }
+        set.countReordering();
+        set.applyPermutation(order, length);
+    }
+
+    /**
+     * Checks, changing nothing, that the first {@code length} members may be reordered now, as {@link #sort} and
+     * {@link #permute} check: a structure that reorders several sets together checks them all before it reorders
+     * any.
+     *
+     * @param length how many members, from index 0, it would reorder.
+     * @throws IllegalStateException     if the claim was released, or the set is closed, locked or being iterated.
+     * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
+     *                                   tombstone.
+     */
+    public void ensureReorderable(final int length)
+    {
+        set.ensureMutable("sort");
+        ensureHeld("reorder");
+        if (set.isIterating())
+        {
+            throw new IllegalStateException(
+                "cannot sort " + set.name() + " while it is being iterated; do it after the iteration returns");
+        }
+        set.requireMembersBelow(length);
+    }
+
+    /**
+     * Gives the set's order back: it can be sorted directly again, and another structure may claim it. Releasing
+     * twice does nothing.
+     */
+    public void release()
+    {
+        if (!released)
+        {
+            released = true;
+            set.releaseClaim(this);
+        }
+    }
+
+    /**
+     * Whether this claim still holds the set's order.
+     *
+     * @return false once released.
+     */
+    public boolean isHeld()
+    {
+        return !released;
+    }
+
+    @Override
+    public String toString()
+    {
+        return owner + "'s claim on " + set.name() + (released ? " (released)" : "");
+    }
+
+    private void ensureHeld(final String operation)
+    {
+        if (released)
+        {
+            throw new IllegalStateException(owner + " released its claim on " + set.name() + ", so it cannot " +
+                operation + " it any more");
+        }
+    }
+
+    private int[] identityOrder(final int length)
+    {
+        ensureReorderable(length);
+        final int[] order = new int[length];
+        for (int k = 0; k < length; k++)
+        {
+            order[k] = k;
+        }
+        return order;
+    }
+}
