@@ -541,8 +541,8 @@ final class GroupSource
             "",
             "@param comparator compares packed indices of the " + model.owns().get(0).record().getSimpleName() +
                 " storage, for example one of its {@code comparing...()} comparators.",
-            "@throws IllegalStateException if a more restrictive group nests in this one, or the group is being " +
-                "iterated or closed.");
+            "@throws IllegalStateException if a more restrictive group nests in this one, the group is being " +
+                "iterated or closed, or the comparator changed the group; nothing is reordered then.");
         out.line("public void sort(final IndexComparator comparator)");
         out.open();
         out.line("group.sort(comparator);");

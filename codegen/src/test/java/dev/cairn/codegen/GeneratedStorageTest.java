@@ -4,6 +4,8 @@ import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.World;
 import dev.cairn.codegen.fixture.Colour;
+import dev.cairn.codegen.fixture.Everything;
+import dev.cairn.codegen.fixture.Everything_SwapAndPopStorage;
 import dev.cairn.codegen.fixture.Mailbox;
 import dev.cairn.codegen.fixture.MailboxStorage;
 import dev.cairn.codegen.fixture.Position;
@@ -18,8 +20,11 @@ import dev.cairn.codegen.fixture.Vec2;
 import dev.cairn.codegen.fixture.Wide;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.Clock;
+import dev.cairn.storage.Schema;
 import dev.cairn.storage.ComponentType;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -91,6 +96,61 @@ final class GeneratedStorageTest
             assertEquals(new Position(5f, 6f), positions.get(A));
             positions.patch(A, 7f, 8f);
             assertEquals(new Position(7f, 8f), positions.get(A));
+        }
+    }
+
+    @Test
+    void aRowWhoseBooleanOrEnumBytesHoldNoValueIsRefusedByEveryRowWriteAndChangesNothing()
+    {
+        try (World world = new World())
+        {
+            final Everything_SwapAndPopStorage storage = world.storage(Everything_SwapAndPopStorage.TYPE);
+            final Schema schema = storage.type().schema();
+            final int flag = storage.rowOffset(schema.indexOf("flag"));
+            final int colour = storage.rowOffset(schema.indexOf("colour"));
+            final int wide = storage.rowOffset(schema.indexOf("wide"));
+            final int colours = schema.fields().get(schema.indexOf("colour")).constants().size();
+            final int wides = schema.fields().get(schema.indexOf("wide")).constants().size();
+            final long kept = world.create();
+            final long fresh = world.create();
+            final byte[] valid = new byte[storage.rowBytes()];
+            valid[flag] = 1;
+            valid[colour] = (byte)(colours - 1);
+            ByteBuffer.wrap(valid).order(ByteOrder.nativeOrder()).putShort(wide, (short)(wides - 1));
+            storage.putRow(kept, valid, 0);
+            final Everything.SwapAndPop before = storage.get(kept);
+
+            final List<byte[]> invalid = new ArrayList<>();
+            final List<String> said = List.of("field flag", "holds 2, where a boolean is 0 (false) or 1 (true)",
+                "field colour", "holds ordinal " + colours + ", where its enum has " + colours + " constants",
+                "field wide", "holds ordinal 65535, where its enum has " + wides + " constants");
+            invalid.add(valid.clone());
+            invalid.get(0)[flag] = 2;
+            invalid.add(valid.clone());
+            invalid.get(1)[colour] = (byte)colours;
+            invalid.add(valid.clone());
+            ByteBuffer.wrap(invalid.get(2)).order(ByteOrder.nativeOrder()).putShort(wide, (short)-1);
+            for (int k = 0; k < invalid.size(); k++)
+            {
+                final byte[] row = invalid.get(k);
+                final UnsafeBuffer buffer = new UnsafeBuffer(row);
+                final List<Executable> writes = List.of(
+                    () -> storage.putRow(kept, row, 0), () -> storage.putRow(fresh, row, 0),
+                    () -> storage.putRowIfAlive(fresh, row, 0), () -> storage.addRow(fresh, buffer, 0),
+                    () -> storage.patchRow(kept, buffer, 0));
+                for (final Executable write : writes)
+                {
+                    final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, write);
+                    assertTrue(refused.getMessage().contains(said.get(2 * k)) &&
+                        refused.getMessage().contains(said.get(2 * k + 1)), refused.getMessage());
+                }
+                final byte[] entries = new byte[Long.BYTES + row.length];
+                ByteBuffer.wrap(entries).order(ByteOrder.nativeOrder()).putLong(0, fresh);
+                System.arraycopy(row, 0, entries, Long.BYTES, row.length);
+                assertEquals(0, storage.addRowsQuickly(entries, 0, 1), "left to the one-by-one path, which refuses");
+                assertEquals(before, storage.get(kept));
+                assertFalse(storage.contains(fresh));
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import dev.cairn.groups.GroupFixtures.Hp;
 import dev.cairn.groups.GroupFixtures.Mass;
 import dev.cairn.groups.GroupFixtures.Pos;
 import dev.cairn.groups.GroupFixtures.Vel;
+import dev.cairn.set.IndexComparator;
 import dev.cairn.storage.Column;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
@@ -231,6 +232,58 @@ final class GroupTest
             () -> movement.sort(hps.comparingValue().reversed()));
         assertTrue(otherSet.getMessage().contains("Hp"), "reversing keeps the set the comparator reads: " +
             otherSet.getMessage());
+    }
+
+    @Test
+    void aSortWhoseComparatorMakesAnEntityJoinOrLeaveIsRefusedBeforeAnyStorageIsPermuted()
+    {
+        final long[] e = entities(20);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], 20 - i, 0f);
+            velocities.emplace(e[i], 20 - i, 0f);
+        }
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final List<Runnable> changes = List.of(
+            () ->
+            {
+                final long joining = world.create();
+                positions.emplace(joining, 99f, 0f);
+                velocities.emplace(joining, 99f, 0f);
+            },
+            () -> velocities.erase(movement.group().entityAt(3)),
+            () -> positions.erase(movement.group().entityAt(movement.size() - 1)));
+        for (final Runnable change : changes)
+        {
+            final long[] before = packedOf(movement.group());
+            final boolean[] changed = {false};
+            final IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> movement.sort(IndexComparator.of(positions, (l, r) ->
+                {
+                    if (!changed[0])
+                    {
+                        changed[0] = true;
+                        change.run();
+                    }
+                    return Float.compare(positions.xAt(l), positions.xAt(r));
+                })));
+            assertTrue(refused.getMessage().contains("a comparator must only read, so the sort was not applied"),
+                refused.getMessage());
+            assertAligned(movement.group());
+            movement.forEach((entity, pos, vel) -> assertEquals(pos.x(), vel.dx(), "aligned after the refusal"));
+            assertTrue(before.length != movement.size() || java.util.Arrays.equals(before, packedOf(movement.group())),
+                "a refused sort reordered nothing");
+        }
+    }
+
+    private static long[] packedOf(final RuntimeGroup group)
+    {
+        final long[] packed = new long[group.size()];
+        for (int i = 0; i < packed.length; i++)
+        {
+            packed[i] = group.entityAt(i);
+        }
+        return packed;
     }
 
     @Test

@@ -639,6 +639,29 @@ final class CommandBufferTest
     }
 
     @Test
+    void aRowHoldingABooleanOrEnumByteWithNoValueFailsItsCommandAndTheOthersStillRun()
+    {
+        final long[] entities = {world.create(), world.create(), world.create(), world.create()};
+        commands.record(false, healths, entities[0]).putByte(healths.rowOffset(1), (byte)2);
+        healths.emplace(commands, entities[1], 5, true);
+        final CommandBuffer.Row follow = commands.record(false, follows, entities[2]);
+        follow.putLong(follows.rowOffset(0), entities[0]);
+        follow.putByte(follows.rowOffset(1), (byte)Mood.values().length);
+        follows.emplace(commands, entities[3], entities[1], Mood.CALM, (short)1);
+
+        final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class, commands::apply);
+        assertTrue(failure.getMessage().contains("field alive") && failure.getMessage().contains("holds 2"),
+            failure.getMessage());
+        assertEquals(1, failure.getSuppressed().length);
+        assertTrue(failure.getSuppressed()[0].getMessage().contains("field mood"), failure.getSuppressed()[0].getMessage());
+        assertFalse(healths.contains(entities[0]));
+        assertFalse(follows.contains(entities[2]));
+        assertEquals(5, healths.hp(entities[1]), "the valid commands ran");
+        assertEquals(new Follow(entities[1], Mood.CALM, (short)1), follows.get(entities[3]));
+        assertTrue(commands.isEmpty());
+    }
+
+    @Test
     void anotherReachableBuffersPlaceholderIsRefusedHoweverManyBuffersCameAndWent()
     {
         final CommandBuffer first = new CommandBuffer(world);

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -203,6 +204,123 @@ final class RuntimeViewTest
         assertThrows(IllegalStateException.class, () -> view.contains(0L));
         assertThrows(IllegalStateException.class, () -> world.view(Pos.class));
         assertEquals(0, view.sizeHint());
+    }
+
+    @Test
+    void closingAnotherWorldOrAStandaloneSetOfTheViewFromTheActionIsRefused()
+    {
+        try (World other = new World(1 << 12);
+             SparseSet standalone = new SparseSet(DeletionPolicy.SWAP_AND_POP))
+        {
+            final List<Long> matching = new ArrayList<>();
+            // Handles are numbers: the other world's entities are given indices this world's do not have.
+            other.create(new long[100], 100);
+            for (int k = 0; k < 20; k++)
+            {
+                final long entity = world.create();
+                world.add(entity, new Pos(k, 0f));
+                other.add(other.create(), new Frozen());
+                if (k % 2 == 0)
+                {
+                    standalone.insert(entity);
+                }
+                else
+                {
+                    matching.add(0, entity);
+                }
+            }
+            final RuntimeView view =
+                world.view(Pos.class).without(standalone, (SparseSet)other.storage(Frozen.class));
+            final List<Long> visited = new ArrayList<>();
+            view.forEach(entity ->
+            {
+                visited.add(entity);
+                final IllegalStateException setRefused = assertThrows(IllegalStateException.class, standalone::close);
+                assertTrue(setRefused.getMessage().contains("iterat"), setRefused.getMessage());
+                assertThrows(IllegalStateException.class, other::close);
+            });
+            assertEquals(matching, visited, "the excluded set stayed open and excluded what it holds");
+            assertFalse(other.isClosed());
+            assertFalse(standalone.isClosed());
+            assertFalse(standalone.isIterating(), "every announcement was ended");
+            assertFalse(other.storage(Frozen.class).isIterating());
+        }
+    }
+
+    @Test
+    void aViewOverASetClosedBeforeItsIterationThrowsAndAnnouncesNothing()
+    {
+        final long entity = world.create();
+        world.add(entity, new Pos(0f, 0f));
+        final SparseSet standalone = new SparseSet(DeletionPolicy.SWAP_AND_POP);
+        final RuntimeView view = world.view(Pos.class).without(standalone);
+        standalone.close();
+        assertThrows(IllegalStateException.class, () -> view.forEach(e -> { }));
+        assertThrows(IllegalStateException.class, view::count);
+        assertFalse(world.storage(Pos.class).isIterating());
+    }
+
+    @Test
+    void closingAnExcludedStandaloneSetFromAnotherThreadDuringTheIterationIsRefused() throws Exception
+    {
+        try (SparseSet standalone = new SparseSet(DeletionPolicy.SWAP_AND_POP))
+        {
+            for (int k = 0; k < 100; k++)
+            {
+                final long entity = world.create();
+                world.add(entity, new Pos(k, 0f));
+                if (k % 2 == 0)
+                {
+                    standalone.insert(entity);
+                }
+            }
+            final RuntimeView view = world.view(Pos.class).without(standalone);
+            final CountDownLatch walking = new CountDownLatch(1);
+            final CountDownLatch tried = new CountDownLatch(1);
+            final Throwable[] closeFailure = new Throwable[1];
+            final Thread closer = new Thread(() ->
+            {
+                try
+                {
+                    walking.await();
+                    standalone.close();
+                }
+                catch (final Throwable ex)
+                {
+                    closeFailure[0] = ex;
+                }
+                finally
+                {
+                    tried.countDown();
+                }
+            });
+            closer.start();
+            final int[] visits = new int[1];
+            view.forEach(entity ->
+            {
+                if (visits[0]++ == 0)
+                {
+                    walking.countDown();
+                    awaitUninterruptibly(tried);
+                }
+            });
+            closer.join();
+            assertTrue(closeFailure[0] instanceof IllegalStateException, String.valueOf(closeFailure[0]));
+            assertFalse(standalone.isClosed());
+            assertEquals(50, visits[0], "the walk went on reading the excluded set");
+        }
+    }
+
+    private static void awaitUninterruptibly(final CountDownLatch latch)
+    {
+        try
+        {
+            latch.await();
+        }
+        catch (final InterruptedException ex)
+        {
+            throw new AssertionError(ex);
+        }
     }
 
     private static List<Long> visit(final RuntimeView view)

@@ -458,7 +458,8 @@ public final class CommandBuffer
      * ...)} and {@code patch(commands, ...)} do); one per thread and buffer, reused. A field goes at its row offset
      * (see {@link ComponentStorage#rowOffset(int)}), in the column's representation: a boolean as a byte 0 or 1, an
      * enum as its ordinal. Write every field (a byte not written holds whatever an earlier command left there); a
-     * write outside the row throws {@link IndexOutOfBoundsException}.
+     * write outside the row throws {@link IndexOutOfBoundsException}, and a boolean other than 0 or 1 or an ordinal
+     * past the enum's constants makes that command's playback throw {@link IllegalArgumentException}.
      */
     public static final class Row
     {
@@ -471,49 +472,84 @@ public final class CommandBuffer
         int offset;
         int length;
 
-        /** Writes a byte (or a boolean, or an enum ordinal of up to 256 constants). */
+        /**
+         * Writes a byte (or a boolean, or an enum ordinal of up to 256 constants).
+         *
+         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
+         * @param value the value.
+         */
         public void putByte(final int field, final byte value)
         {
             final byte[] bytes = this.bytes;
             UnsafeApi.putByte(bytes, at(bytes, field, Byte.BYTES), value);
         }
 
-        /** Writes a short (or an enum ordinal of more than 256 constants). */
+        /**
+         * Writes a short (or an enum ordinal of more than 256 constants).
+         *
+         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
+         * @param value the value.
+         */
         public void putShort(final int field, final short value)
         {
             final byte[] bytes = this.bytes;
             UnsafeApi.putShortUnaligned(bytes, at(bytes, field, Short.BYTES), value);
         }
 
-        /** Writes a char. */
+        /**
+         * Writes a char.
+         *
+         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
+         * @param value the value.
+         */
         public void putChar(final int field, final char value)
         {
             final byte[] bytes = this.bytes;
             UnsafeApi.putCharUnaligned(bytes, at(bytes, field, Character.BYTES), value);
         }
 
-        /** Writes an int. */
+        /**
+         * Writes an int.
+         *
+         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
+         * @param value the value.
+         */
         public void putInt(final int field, final int value)
         {
             final byte[] bytes = this.bytes;
             UnsafeApi.putIntUnaligned(bytes, at(bytes, field, Integer.BYTES), value);
         }
 
-        /** Writes a float. */
+        /**
+         * Writes a float.
+         *
+         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
+         * @param value the value.
+         */
         public void putFloat(final int field, final float value)
         {
             final byte[] bytes = this.bytes;
             UnsafeApi.putIntUnaligned(bytes, at(bytes, field, Float.BYTES), Float.floatToRawIntBits(value));
         }
 
-        /** Writes a long (or an entity handle, or a placeholder of this buffer). */
+        /**
+         * Writes a long (or an entity handle, or a placeholder of this buffer).
+         *
+         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
+         * @param value the value.
+         */
         public void putLong(final int field, final long value)
         {
             final byte[] bytes = this.bytes;
             UnsafeApi.putLongUnaligned(bytes, at(bytes, field, Long.BYTES), value);
         }
 
-        /** Writes a double. */
+        /**
+         * Writes a double.
+         *
+         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
+         * @param value the value.
+         */
         public void putDouble(final int field, final double value)
         {
             final byte[] bytes = this.bytes;

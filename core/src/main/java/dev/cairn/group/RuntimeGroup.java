@@ -467,8 +467,9 @@ public final class RuntimeGroup implements AutoCloseable
      * @throws IllegalArgumentException if the comparator says it reads a storage the group does not own.
      * @throws IllegalStateException if the group is not owning, a more restrictive group nests in it (sorting would
      *                               break that group's range; sort the innermost group), any owned storage is
-     *                               being iterated (for example by an enclosing group's walk), or it or its world is
-     *                               closed; nothing is reordered then.
+     *                               being iterated (for example by an enclosing group's walk), it or its world is
+     *                               closed, or the comparator changed the group or its storages; nothing is
+     *                               reordered then.
      */
     public void sort(final IndexComparator comparator)
     {
@@ -497,14 +498,29 @@ public final class RuntimeGroup implements AutoCloseable
                     storage.name() + ", is being iterated; sort it after the iteration returns");
             }
         }
+        final long[] layouts = new long[claims.length];
+        for (int k = 0; k < claims.length; k++)
+        {
+            claims[k].ensureReorderable(length);
+            layouts[k] = claims[k].layoutVersion();
+        }
+        final int lengthBefore = length;
+        final int[] order = claims[0].sortedOrder(length, comparator);
+        // A comparator that made an entity join or leave, or moved members of another owned storage, would leave the
+        // storages misaligned once permuted: refused before any of them is.
+        boolean changed = closed || length != lengthBefore;
+        for (int k = 0; k < claims.length; k++)
+        {
+            changed |= claims[k].set().isClosed() || claims[k].layoutVersion() != layouts[k];
+        }
+        if (changed)
+        {
+            throw new IllegalStateException("the comparator passed to the sort of group " + description +
+                " changed the group or its storages; a comparator must only read, so the sort was not applied");
+        }
         for (final OrderClaim claim : claims)
         {
-            claim.ensureReorderable(length);
-        }
-        final int[] order = claims[0].sort(length, comparator);
-        for (int k = 1; k < claims.length; k++)
-        {
-            claims[k].permute(order.clone(), length);
+            claim.permute(order.clone(), length);
         }
     }
 

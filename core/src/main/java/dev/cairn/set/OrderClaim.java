@@ -42,7 +42,7 @@ public final class OrderClaim
 
     /**
      * Exchanges the members at two packed indices (and their payload): what a group does when an entity joins or
-     * leaves it. Unlike {@link #sort}, it does not count as a reordering, so a cursor over the set does not notice: a
+     * leaves it. Unlike {@link #permute}, it does not count as a reordering, so a cursor over the set does not notice: a
      * loop walking an owned set while other entities join or leave the group may visit some of them twice or miss
      * some; a walk that checks its moves ({@link SparseSet#checkWalk}) sees the swap.
      *
@@ -72,21 +72,27 @@ public final class OrderClaim
     }
 
     /**
-     * Sorts the first {@code length} members, so that iteration from {@code length - 1} down to 0 follows the
-     * comparator (equal members keep their order), and returns the permutation so that the holder can apply it to
-     * sets aligned with this one.
+     * The order that sorts the first {@code length} members, so that iteration from {@code length - 1} down to 0
+     * follows the comparator (equal members keep their order): nothing is reordered yet; {@link #permute} applies it,
+     * to this set and to the sets aligned with it, once the holder has checked that the comparator changed none of
+     * them.
      *
      * @param length     how many members, from index 0, to sort; at most {@link SparseSet#extent()}.
-     * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
-     * @return {@code order}: index {@code k} now holds what index {@code order[k]} held.
+     * @param comparator orders packed indices as they are now; it must not change the set.
+     * @return {@code order}: applied, index {@code k} receives what index {@code order[k]} holds.
      * @throws IllegalStateException     if the claim was released, the set is closed or being iterated, or the
      *                                   comparator changed it.
      * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
      *                                   tombstone.
      */
-    public int[] sort(final int length, final IndexComparator comparator)
+    public int[] sortedOrder(final int length, final IndexComparator comparator)
     {
-        final int[] order = identityOrder(length);
+        ensureReorderable(length);
+        final int[] order = new int[length];
+        for (int k = 0; k < length; k++)
+        {
+            order[k] = k;
+        }
         final long layoutBefore = set.layoutVersion();
         IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
         if (set.isClosed() || set.layoutVersion() != layoutBefore)
@@ -95,8 +101,18 @@ public final class OrderClaim
                 "the comparator passed to the sort of " + set.name() + " changed it; a comparator must only read, " +
                 "so the sort was not applied");
         }
-        permute(order.clone(), length);
         return order;
+    }
+
+    /**
+     * A number that changes whenever a member of the set may have changed its index (an insert, a removal, a swap):
+     * a holder that reorders several sets together compares it before and after calling code it does not control.
+     *
+     * @return the set's layout version.
+     */
+    public long layoutVersion()
+    {
+        return set.layoutVersion();
     }
 
     /**
@@ -134,7 +150,7 @@ public final class OrderClaim
     }
 
     /**
-     * Checks, changing nothing, that the first {@code length} members may be reordered now, as {@link #sort} and
+     * Checks, changing nothing, that the first {@code length} members may be reordered now, as {@link #sortedOrder} and
      * {@link #permute} check: a structure that reorders several sets together checks them all before it reorders
      * any.
      *
@@ -191,16 +207,5 @@ public final class OrderClaim
             throw new IllegalStateException(owner + " released its claim on " + set.name() + ", so it cannot " +
                 operation + " it any more");
         }
-    }
-
-    private int[] identityOrder(final int length)
-    {
-        ensureReorderable(length);
-        final int[] order = new int[length];
-        for (int k = 0; k < length; k++)
-        {
-            order[k] = k;
-        }
-        return order;
     }
 }

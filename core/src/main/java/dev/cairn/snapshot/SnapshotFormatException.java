@@ -9,7 +9,9 @@ public final class SnapshotFormatException extends IllegalArgumentException
 {
     private static final long serialVersionUID = 1L;
 
+    /** The section being read when the problem was found. */
     private final String section;
+    /** The byte offset in the snapshot where the problem was found. */
     private final long offset;
 
     /**

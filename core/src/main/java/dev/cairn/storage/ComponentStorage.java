@@ -67,6 +67,9 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final int[] rowOffsets;
     /** The row offsets of the entity-reference fields, which loaders and command buffers translate. */
     private final int[] entityRowOffsets;
+    /** The fields whose bytes in a row may hold no value (booleans, enums), and where each starts in a row. */
+    private final Schema.Field[] checkedFields;
+    private final int[] checkedRowOffsets;
 
     /**
      * Creates an empty storage.
@@ -101,6 +104,13 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
         this.entityRowOffsets = type.schema().fields().stream()
             .filter(field -> field.type() == FieldType.ENTITY)
+            .mapToInt(field -> rowOffsets[type.schema().indexOf(field.name())])
+            .toArray();
+        this.checkedFields = type.schema().fields().stream()
+            .filter(field -> field.type() == FieldType.BOOLEAN || field.type() == FieldType.BYTE_ENUM ||
+                field.type() == FieldType.SHORT_ENUM)
+            .toArray(Schema.Field[]::new);
+        this.checkedRowOffsets = java.util.Arrays.stream(checkedFields)
             .mapToInt(field -> rowOffsets[type.schema().indexOf(field.name())])
             .toArray();
         final String name = name();
@@ -437,13 +447,16 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @param source where the row is.
      * @param offset where in {@code source}.
      * @return the packed index the component occupies once its listeners have run (-1 if one removed it).
-     * @throws IllegalArgumentException  if the entity already has the component or is not alive.
+     * @throws IllegalArgumentException  if the entity already has the component or is not alive, or the row holds a
+     *                                   boolean other than 0 or 1 or an enum ordinal past its constants; nothing is
+     *                                   added then.
      * @throws IndexOutOfBoundsException if the row does not fit in {@code source}; nothing is added then.
      * @throws IllegalStateException     if the storage is closed.
      */
     public final int addRow(final long entity, final DirectBuffer source, final int offset)
     {
         checkRow(source, offset);
+        checkRowValues(source.byteArray(), source.addressOffset() + offset);
         final int index = insertMember(entity);
         writeRow(index, source, offset);
         return added(entity, index);
@@ -455,13 +468,15 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @param entity an entity with the component.
      * @param source where the row is.
      * @param offset where in {@code source}.
-     * @throws IllegalArgumentException  if the entity does not have the component.
+     * @throws IllegalArgumentException  if the entity does not have the component, or the row holds a boolean other
+     *                                   than 0 or 1 or an enum ordinal past its constants; nothing is written then.
      * @throws IndexOutOfBoundsException if the row does not fit in {@code source}; nothing is written then.
      * @throws IllegalStateException     if the storage is closed.
      */
     public final void patchRow(final long entity, final DirectBuffer source, final int offset)
     {
         checkRow(source, offset);
+        checkRowValues(source.byteArray(), source.addressOffset() + offset);
         final int index = indexForPatch(entity);
         writeRow(index, source, offset);
         updated(entity, index);
@@ -475,7 +490,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @param entity an alive entity.
      * @param row    the array holding the row (see {@link #rowBytes()}).
      * @param offset where the row starts in it.
-     * @throws IllegalArgumentException  if the entity is not alive.
+     * @throws IllegalArgumentException  if the entity is not alive, or the row holds a boolean other than 0 or 1 or an
+     *                                   enum ordinal past its constants; nothing changes then.
      * @throws IndexOutOfBoundsException if the row does not fit in {@code row}; nothing changes then.
      * @throws IllegalStateException     if the storage is closed, or its structure locked and the entity lacks the
      *                                   component (or has it and listeners would be told of the change).
@@ -495,6 +511,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @param row    the array holding the row (see {@link #rowBytes()}).
      * @param offset where the row starts in it.
      * @return true if the row was written, false if the entity is not alive (nothing changed).
+     * @throws IllegalArgumentException  if the row holds a boolean other than 0 or 1 or an enum ordinal past its
+     *                                   constants; nothing changes then.
      * @throws IndexOutOfBoundsException if the row does not fit in {@code row}; nothing changes then.
      * @throws IllegalStateException     as {@link #putRow}.
      */
@@ -510,7 +528,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * entry, and those after it, to the caller ({@code putRowIfAlive} decides each as a direct add would): an entity
      * that is not alive, not a handle, or already has the component; an entity index held by another version or by a
      * released entry to revive; a sparse page or more room to allocate; a listener or hook to run; a storage cleared
-     * under a walk that has not returned. It may therefore return 0 with entries left: a caller always has the
+     * under a walk that has not returned; a row holding a boolean other than 0 or 1 or an enum ordinal past its
+     * constants (which {@code putRowIfAlive} refuses). It may therefore return 0 with entries left: a caller always has the
      * one-by-one path for the entry it stopped at.
      *
      * @param entries the entries: each an 8-byte handle in native byte order followed by a row of {@link #rowBytes()}.
@@ -540,6 +559,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         int at = offset;
         for (int i = 0; i < count; i++, at += stride)
         {
+            if (invalidRowValue(entries, ByteArrays.BASE + at + Long.BYTES) >= 0)
+            {
+                return i;
+            }
             final int index = insertIfQuick(UnsafeApi.getLongUnaligned(entries, ByteArrays.BASE + at));
             if (index < 0)
             {
@@ -562,6 +585,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             throw new IndexOutOfBoundsException("a row of " + rowBytes() + " bytes at " + offset + " does not fit in " +
                 "an array of " + row.length);
         }
+        checkRowValues(row, ByteArrays.BASE + offset);
         final int found = onlyAlive ? indexOrInsertAlive(entity) : indexOrInsertMember(entity);
         if (found == NOT_ALIVE)
         {
@@ -609,6 +633,47 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             final int width = rowOffsets[k + 1] - rowOffsets[k];
             copy(base, at + rowOffsets[k], null, columnAddress(k) + (long)index * width, width);
         }
+    }
+
+    /**
+     * Throws if a row holds a boolean other than 0 or 1, or an enum ordinal past the enum's constants: the accessors
+     * could not read such a value back, and a snapshot holding it would not load.
+     */
+    private void checkRowValues(final Object base, final long at)
+    {
+        final int k = invalidRowValue(base, at);
+        if (k >= 0)
+        {
+            final Schema.Field field = checkedFields[k];
+            final int value = rowValue(field, base, at + checkedRowOffsets[k]);
+            throw new IllegalArgumentException(field.type() == FieldType.BOOLEAN ?
+                "field " + field.name() + " of a row for " + name() + " holds " + value + ", where a boolean is 0 " +
+                    "(false) or 1 (true); nothing was written" :
+                "field " + field.name() + " of a row for " + name() + " holds ordinal " + value + ", where its enum " +
+                    "has " + field.constants().size() + " constants (0 to " + (field.constants().size() - 1) +
+                    "); write a constant's ordinal(); nothing was written");
+        }
+    }
+
+    /** The first checked field of the row at {@code at} whose bytes hold no value, or -1. */
+    private int invalidRowValue(final Object base, final long at)
+    {
+        for (int k = 0; k < checkedFields.length; k++)
+        {
+            final Schema.Field field = checkedFields[k];
+            final int limit = field.type() == FieldType.BOOLEAN ? 2 : field.constants().size();
+            if (rowValue(field, base, at + checkedRowOffsets[k]) >= limit)
+            {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private static int rowValue(final Schema.Field field, final Object base, final long at)
+    {
+        return field.type() == FieldType.SHORT_ENUM ?
+            UnsafeApi.getShortUnaligned(base, at) & 0xFFFF : UnsafeApi.getByte(base, at) & 0xFF;
     }
 
     /** Copies one field: a single load and store for the widths fields have, without a native call. */

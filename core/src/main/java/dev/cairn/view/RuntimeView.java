@@ -35,13 +35,15 @@ import java.util.function.LongConsumer;
  * match meanwhile (components added, entities created) may or may not be visited, and are never visited twice, unless
  * an entity stops matching and matches again during the same iteration. Removing <em>other</em> entities from the
  * leading set is not supported while iterating (swap-and-pop can move an already visited entity into the unvisited
- * part). Reordering the leading set ({@code sort}, {@code sortAs}, {@code swapElements}, {@code compact}) from the
- * action throws {@link IllegalStateException}. A view holds no state between iterations: keep it and iterate it again
- * after any change.
+ * part). Reordering any of the view's sets ({@code sort}, {@code sortAs}, {@code swapElements}, {@code compact}) from
+ * the action throws {@link IllegalStateException}. A view holds no state between iterations: keep it and iterate it
+ * again after any change.
  * <p>
  * <b>Closing.</b> After the world (or a set) is closed, every method except {@link #included(int)},
- * {@link #excluded(int)} and the counts throws {@link IllegalStateException}; closing the world while an iteration
- * is in progress throws and closes nothing. Not thread-safe, except {@link #parallelForEach(LongConsumer)}, which
+ * {@link #excluded(int)} and the counts throws {@link IllegalStateException}. An iteration ({@code forEach},
+ * {@code parallelForEach}, {@code count}) announces itself on every set of the view, whichever world it belongs to or
+ * none: closing any of them, or their worlds, while it is in progress throws, from the action or another thread, and
+ * closes nothing. Not thread-safe, except {@link #parallelForEach(LongConsumer)}, which
  * runs on a pool's threads with the world's structure locked (see {@code docs/threads.md}).
  */
 public final class RuntimeView
@@ -51,6 +53,8 @@ public final class RuntimeView
     private final Storages world;
     private final SparseSet[] included;
     private final SparseSet[] excluded;
+    /** The included sets, then the excluded ones: every set an iteration announces itself on. */
+    private final SparseSet[] sets;
     private final TickFilter[] filters;
 
     /** Visits only entities whose tracked component at {@code storage} was added (or changed) after {@code since}. */
@@ -118,6 +122,8 @@ public final class RuntimeView
         {
             throw new NullPointerException("a view's sets must not be null");
         }
+        this.sets = Arrays.copyOf(this.included, this.included.length + this.excluded.length);
+        System.arraycopy(this.excluded, 0, sets, this.included.length, this.excluded.length);
     }
 
     /**
@@ -359,30 +365,43 @@ public final class RuntimeView
         lead.beginIteration();
         try
         {
-            int i = lead.extent();
-            long moves = lead.moveCount();
-            while (--i >= 0)
+            announceOthers(lead);
+            try
             {
-                final long entity = lead.entityAt(i);
-                if (entity != Entity.NULL && matches(lead, i, entity))
-                {
-                    action.accept(entity);
-                    if (lead.moveCount() != moves)
-                    {
-                        lead.checkWalk(moves, i);
-                        moves = lead.moveCount();
-                    }
-                    final int end = lead.extent();
-                    if (i > end)
-                    {
-                        i = end;
-                    }
-                }
+                walk(lead, action);
+            }
+            finally
+            {
+                endOthers(lead, sets.length);
             }
         }
         finally
         {
             lead.endIteration();
+        }
+    }
+
+    private void walk(final SparseSet lead, final LongConsumer action)
+    {
+        int i = lead.extent();
+        long moves = lead.moveCount();
+        while (--i >= 0)
+        {
+            final long entity = lead.entityAt(i);
+            if (entity != Entity.NULL && matches(lead, i, entity))
+            {
+                action.accept(entity);
+                if (lead.moveCount() != moves)
+                {
+                    lead.checkWalk(moves, i);
+                    moves = lead.moveCount();
+                }
+                final int end = lead.extent();
+                if (i > end)
+                {
+                    i = end;
+                }
+            }
         }
     }
 
@@ -418,17 +437,25 @@ public final class RuntimeView
         Chunks.requireValid(pool, chunkSize, action);
         ensureOpen();
         final SparseSet lead = lead();
-        lead.forEachChunk(lead.extent(), pool, chunkSize, "RuntimeView.parallelForEach", (from, to) ->
+        announceOthers(lead);
+        try
         {
-            for (int i = to; --i >= from; )
+            lead.forEachChunk(lead.extent(), pool, chunkSize, "RuntimeView.parallelForEach", (from, to) ->
             {
-                final long entity = lead.entityAt(i);
-                if (entity != Entity.NULL && matches(lead, i, entity))
+                for (int i = to; --i >= from; )
                 {
-                    action.accept(entity);
+                    final long entity = lead.entityAt(i);
+                    if (entity != Entity.NULL && matches(lead, i, entity))
+                    {
+                        action.accept(entity);
+                    }
                 }
-            }
-        });
+            });
+        }
+        finally
+        {
+            endOthers(lead, sets.length);
+        }
     }
 
     /**
@@ -441,16 +468,32 @@ public final class RuntimeView
     {
         ensureOpen();
         final SparseSet lead = lead();
-        int count = 0;
-        for (int i = lead.extent() - 1; i >= 0; i--)
+        lead.beginIteration();
+        try
         {
-            final long entity = lead.entityAt(i);
-            if (entity != Entity.NULL && matches(lead, i, entity))
+            announceOthers(lead);
+            try
             {
-                count++;
+                int count = 0;
+                for (int i = lead.extent() - 1; i >= 0; i--)
+                {
+                    final long entity = lead.entityAt(i);
+                    if (entity != Entity.NULL && matches(lead, i, entity))
+                    {
+                        count++;
+                    }
+                }
+                return count;
+            }
+            finally
+            {
+                endOthers(lead, sets.length);
             }
         }
-        return count;
+        finally
+        {
+            lead.endIteration();
+        }
     }
 
     @Override
@@ -491,6 +534,45 @@ public final class RuntimeView
             }
         }
         return true;
+    }
+
+    /**
+     * Announces the iteration the lead leads on every other set of the view: they may be another world's, or
+     * standalone, so the lead's announcement does not keep their memory from being freed. Closing any of them (or its
+     * world), from the action or another thread, then throws instead of freeing memory the walk reads. If one cannot
+     * be announced (it is closed or being closed), those announced are ended and the exception thrown.
+     */
+    private void announceOthers(final SparseSet lead)
+    {
+        int announced = 0;
+        try
+        {
+            for (final SparseSet set : sets)
+            {
+                if (set != lead)
+                {
+                    set.beginIteration();
+                }
+                announced++;
+            }
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            endOthers(lead, announced);
+            throw ex;
+        }
+    }
+
+    /** Ends the announcements {@link #announceOthers} made on the first {@code count} sets. */
+    private void endOthers(final SparseSet lead, final int count)
+    {
+        for (int k = 0; k < count; k++)
+        {
+            if (sets[k] != lead)
+            {
+                sets[k].endIteration();
+            }
+        }
     }
 
     private SparseSet lead()

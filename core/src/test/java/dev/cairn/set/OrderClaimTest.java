@@ -110,7 +110,7 @@ class OrderClaimTest
     }
 
     @Test
-    void sortReturnsThePermutationAndPermuteAppliesItToAnAlignedSet()
+    void sortedOrderIsAppliedByPermuteToEveryAlignedSet()
     {
         try (PayloadSet first = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C);
             PayloadSet second = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C))
@@ -119,8 +119,11 @@ class OrderClaimTest
             final OrderClaim secondClaim = second.claimOrder("group G");
             final int reordersBefore = second.reorderCount();
             // Iteration runs from the back, so an ascending sort puts C in front.
-            final int[] order = firstClaim.sort(3, (l, r) -> Long.compare(first.entityAt(l), first.entityAt(r)));
+            final int[] order =
+                firstClaim.sortedOrder(3, (l, r) -> Long.compare(first.entityAt(l), first.entityAt(r)));
             assertArrayEquals(new int[]{2, 1, 0}, order);
+            assertEquals(List.of(A, B, C), packed(first), "the order is not applied yet");
+            firstClaim.permute(order.clone(), 3);
             secondClaim.permute(order.clone(), 3);
             assertEquals(List.of(C, B, A), packed(first));
             assertEquals(packed(first), packed(second));
@@ -150,7 +153,7 @@ class OrderClaimTest
         {
             final OrderClaim claim = set.claimOrder("group G");
             final IllegalStateException refused = assertThrows(IllegalStateException.class,
-                () -> claim.sort(3, (l, r) ->
+                () -> claim.sortedOrder(3, (l, r) ->
                 {
                     claim.swap(0, 1);
                     return 0;
@@ -166,7 +169,7 @@ class OrderClaimTest
         {
             final OrderClaim claim = set.claimOrder("group G");
             set.forEach(entity ->
-                assertThrows(IllegalStateException.class, () -> claim.sort(2, (l, r) -> 0)));
+                assertThrows(IllegalStateException.class, () -> claim.sortedOrder(2, (l, r) -> 0)));
             assertEquals(List.of(A, B), packed(set));
         }
     }
