@@ -200,6 +200,7 @@ final class GroupSource
             out.line(refName(component) + " = " + storageName(component) + ".ref();");
         }
         out.line("group = world.group()");
+        out.line("    .named(\"" + className + "\")");
         rule("owning", model.owns());
         rule("with", model.with());
         rule("without", model.without());

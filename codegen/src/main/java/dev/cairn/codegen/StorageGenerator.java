@@ -837,7 +837,8 @@ final class StorageGenerator
                 if (column.type().isEnum())
                 {
                     statements.add(names.of("java.util.Objects") + ".requireNonNull(" + column.name() + ", \"" +
-                        column.name() + "\");");
+                        model.record().getSimpleName() + "." + column.path() + " is null; an enum field holds one of " +
+                        column.enumType().getSimpleName() + "'s constants\");");
                 }
             }
             return statements;

@@ -481,8 +481,8 @@ final class GeneratedStorageTest
     {
         try (ShadesStorage shades = ShadesStorage.create())
         {
-            assertMessageContains("colour", assertThrows(
-                NullPointerException.class, () -> shades.emplace(A, null, Wide.W001)));
+            assertMessageContains("Shades.colour is null; an enum field holds one of Colour's constants",
+                assertThrows(NullPointerException.class, () -> shades.emplace(A, null, Wide.W001)));
             assertFalse(shades.contains(A));
             shades.emplace(A, Colour.RED, Wide.W001);
             assertThrows(NullPointerException.class, () -> shades.patch(A, Colour.BLUE, null));

@@ -173,7 +173,7 @@ final class GroupTest
         final IllegalStateException refused = assertThrows(IllegalStateException.class,
             () -> world.group().owning(Pos.class, Acc.class).build());
 
-        assertTrue(refused.getMessage().contains("group owning Pos Acc cannot own what group owning Pos Vel owns"),
+        assertTrue(refused.getMessage().contains("group owning Pos+Acc cannot own what group GroupFixtures_MovementGroup (owning Pos+Vel) owns"),
             refused.getMessage());
         assertEquals(1, world.groups().size());
         assertTrue(movement.isOpen());
@@ -189,7 +189,7 @@ final class GroupTest
 
         final IllegalStateException sorted = assertThrows(IllegalStateException.class,
             () -> positions.sort(positions.comparingX()));
-        assertTrue(sorted.getMessage().contains("group owning Pos Vel owns it"), sorted.getMessage());
+        assertTrue(sorted.getMessage().contains("group GroupFixtures_MovementGroup (owning Pos+Vel) owns it"), sorted.getMessage());
         assertThrows(IllegalStateException.class, () -> velocities.sortAs(positions));
         movement.close();
         positions.sort(positions.comparingX());

@@ -1125,6 +1125,7 @@ public final class RuntimeGroup implements AutoCloseable
         private final List<ComponentStorage<?>> owned = new ArrayList<>();
         private final List<ComponentStorage<?>> with = new ArrayList<>();
         private final List<ComponentStorage<?>> without = new ArrayList<>();
+        private String name;
 
         private Builder(final Registry world)
         {
@@ -1200,6 +1201,20 @@ public final class RuntimeGroup implements AutoCloseable
         public Builder without(final ComponentStorage<?>... storages)
         {
             return addTo(without, storages);
+        }
+
+        /**
+         * Names the group in messages, before its rule: a generated group passes its class name, for example
+         * {@code MovementGroup}, so that messages read "group MovementGroup (owning Position+Velocity)". Without a
+         * name, messages give the rule alone.
+         *
+         * @param name the group's name.
+         * @return this builder.
+         */
+        public Builder named(final String name)
+        {
+            this.name = java.util.Objects.requireNonNull(name, "name");
+            return this;
         }
 
         /**
@@ -1392,7 +1407,7 @@ public final class RuntimeGroup implements AutoCloseable
             describe(text, "owning", owned);
             describe(text, "with", with);
             describe(text, "without", without);
-            return text.toString();
+            return name == null ? text.toString() : name + " (" + text + ")";
         }
 
         private static void describe(final StringBuilder text, final String label, final List<ComponentStorage<?>> list)
@@ -1401,10 +1416,10 @@ public final class RuntimeGroup implements AutoCloseable
             {
                 return;
             }
-            text.append(text.length() == 0 ? "" : " ").append(label);
-            for (final ComponentStorage<?> storage : list)
+            text.append(text.length() == 0 ? "" : " ").append(label).append(' ');
+            for (int k = 0; k < list.size(); k++)
             {
-                text.append(' ').append(storage.type().recordClass().getSimpleName());
+                text.append(k == 0 ? "" : "+").append(list.get(k).type().recordClass().getSimpleName());
             }
         }
 

@@ -140,8 +140,9 @@ public final class OffHeap
                 ": Agrona runs here as the named module " + UnsafeApi.class.getModule().getName() + " (on the " +
                 "module path), which =ALL-UNNAMED does not reach; add the flag to the java command line (or to " +
                 "Surefire's argLine)" :
-                ": add it to the java command line (or to Surefire's argLine, JMH's jvmArgsAppend, or the jar " +
-                "manifest entry 'Add-Exports: java.base/jdk.internal.misc')"), UNSAFE_UNAVAILABLE);
+                ": add it to the java command line (or to Surefire's argLine, JMH's jvmArgsAppend, the jar " +
+                "manifest entry 'Add-Exports: java.base/jdk.internal.misc', or, for mvn exec:java, which runs in " +
+                "Maven's own JVM, a line of .mvn/jvm.config)"), UNSAFE_UNAVAILABLE);
         }
     }
 

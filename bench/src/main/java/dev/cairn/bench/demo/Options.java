@@ -30,6 +30,10 @@ public record Options(int entities, int ticks, boolean help)
         "and median tick, after warm-up ticks that are not measured), off-heap bytes per entity, heap used and the",
         "GC count during the run. 100,000,000 entities run in a 256 MiB heap: java -Xmx256m -jar ...",
         "",
+        "Figures of different runs are not alike: particles live 20 to 200 ticks, so a short run replaces few",
+        "or none, and as replacements accumulate the storages' orders drift apart, so the view finds fewer",
+        "components at the index it walks and looks more up: later ticks cost more per entity than early ones.",
+        "",
         "  --entities N   particles alive at every moment, 1.." + MAX_ENTITIES + " (default " + DEFAULT_ENTITIES + ")",
         "  --ticks N      ticks to simulate, 1.." + MAX_TICKS + " (default " + DEFAULT_TICKS + ")",
         "  --help, -h     print this help and exit");

@@ -118,8 +118,12 @@ public final class Simulation implements AutoCloseable
             return;
         }
         System.out.printf(Locale.ROOT, "Cairn demo: spawning %,d entities...%n", options.entities());
+        final long spawnStart = System.nanoTime();
         try (Simulation simulation = new Simulation(options.entities(), 42))
         {
+            final long spawnNanos = System.nanoTime() - spawnStart;
+            System.out.printf(Locale.ROOT, "  spawned in %.2f s (%.1f ns per entity, cold code and fresh memory " +
+                "included)%n", spawnNanos / 1e9, (double)spawnNanos / options.entities());
             simulation.run(warmUpTicks(options.entities()), options.ticks(), System.out).print(System.out);
         }
         catch (final IllegalStateException ex)
