@@ -45,10 +45,9 @@ public final class OffHeap
     public static final long UNLIMITED = Long.MAX_VALUE;
 
     /**
-     * Capacity from which arrays grow by a sixteenth instead of doubling: their blocks (32 MiB and more for 4-byte
+     * Capacity from which arrays grow by a sixteenth instead of a half: their blocks (32 MiB and more for 4-byte
      * elements) are mapped by the native allocator, so growing them remaps pages instead of copying, and the unused
-     * tail stays under 1/16 of what is in use. Below it, doubling copies each element about once in all; growing by half
-     * as much again would copy it about twice.
+     * tail stays under 1/16 of what is in use.
      */
     private static final long LARGE_CAPACITY = 8L << 20;
 
@@ -160,8 +159,8 @@ public final class OffHeap
     }
 
     /**
-     * The capacity an array grows to when it needs {@code needed} elements and holds {@code capacity}: twice as much
-     * while small, a sixteenth more once large (see {@link #LARGE_CAPACITY}), at least {@code minimum}, at most
+     * The capacity an array grows to when it needs {@code needed} elements and holds {@code capacity}: half as much
+     * again while small, a sixteenth more once large (see {@link #LARGE_CAPACITY}), at least {@code minimum}, at most
      * {@code maximum}.
      *
      * @param capacity the elements it holds now.
@@ -172,7 +171,7 @@ public final class OffHeap
      */
     public static int grownCapacity(final int capacity, final int needed, final int minimum, final int maximum)
     {
-        final long grown = capacity < LARGE_CAPACITY ? 2L * capacity : capacity + (capacity >> 4);
+        final long grown = capacity < LARGE_CAPACITY ? capacity + (capacity >> 1) : capacity + (capacity >> 4);
         return (int)Math.min(maximum, Math.max(needed, Math.max(minimum, grown)));
     }
 

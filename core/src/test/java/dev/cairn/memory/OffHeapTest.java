@@ -35,11 +35,10 @@ class OffHeapTest
     }
 
     @Test
-    void arraysDoubleWhileSmallAndGrowByASixteenthOnceLargeSoTheUnusedTailOfABigWorldStaysSmall()
+    void arraysGrowByHalfWhileSmallAndByASixteenthOnceLargeSoTheUnusedTailOfABigWorldStaysSmall()
     {
         assertEquals(16, OffHeap.grownCapacity(0, 1, 16, Integer.MAX_VALUE), "the minimum");
-        assertEquals(2_000_000, OffHeap.grownCapacity(1_000_000, 1_000_001, 16, Integer.MAX_VALUE));
-        assertEquals(8 << 20, OffHeap.grownCapacity(4 << 20, (4 << 20) + 1, 16, Integer.MAX_VALUE));
+        assertEquals(1_500_000, OffHeap.grownCapacity(1_000_000, 1_000_001, 16, Integer.MAX_VALUE));
         final int large = 8 << 20;
         assertEquals(large + large / 16, OffHeap.grownCapacity(large, large + 1, 16, Integer.MAX_VALUE));
         assertEquals(100_000_000 + 6_250_000, OffHeap.grownCapacity(100_000_000, 100_000_001, 16, Integer.MAX_VALUE));
