@@ -67,9 +67,13 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final int[] rowOffsets;
     /** The row offsets of the entity-reference fields, which loaders and command buffers translate. */
     private final int[] entityRowOffsets;
-    /** The fields whose bytes in a row may hold no value (booleans, enums), and where each starts in a row. */
+    /**
+     * The fields whose bytes in a row may hold no value (booleans, enums), where each starts in a row, and the values
+     * below which each holds one (2 for a boolean, an enum's constant count).
+     */
     private final Schema.Field[] checkedFields;
     private final int[] checkedRowOffsets;
+    private final int[] checkedLimits;
 
     /**
      * Creates an empty storage.
@@ -112,6 +116,9 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             .toArray(Schema.Field[]::new);
         this.checkedRowOffsets = java.util.Arrays.stream(checkedFields)
             .mapToInt(field -> rowOffsets[type.schema().indexOf(field.name())])
+            .toArray();
+        this.checkedLimits = java.util.Arrays.stream(checkedFields)
+            .mapToInt(field -> field.type() == FieldType.BOOLEAN ? 2 : field.constants().size())
             .toArray();
         final String name = name();
         this.added = new ComponentSignal(name + ": added", this::checkListenersMutable, this::listenersChanged);
@@ -660,9 +667,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     {
         for (int k = 0; k < checkedFields.length; k++)
         {
-            final Schema.Field field = checkedFields[k];
-            final int limit = field.type() == FieldType.BOOLEAN ? 2 : field.constants().size();
-            if (rowValue(field, base, at + checkedRowOffsets[k]) >= limit)
+            if (rowValue(checkedFields[k], base, at + checkedRowOffsets[k]) >= checkedLimits[k])
             {
                 return k;
             }

@@ -362,22 +362,14 @@ public final class RuntimeView
     {
         ensureOpen();
         final SparseSet lead = lead();
-        lead.beginIteration();
+        announce();
         try
         {
-            announceOthers(lead);
-            try
-            {
-                walk(lead, action);
-            }
-            finally
-            {
-                endOthers(lead, sets.length);
-            }
+            walk(lead, action);
         }
         finally
         {
-            lead.endIteration();
+            endAnnounced(sets.length);
         }
     }
 
@@ -437,7 +429,7 @@ public final class RuntimeView
         Chunks.requireValid(pool, chunkSize, action);
         ensureOpen();
         final SparseSet lead = lead();
-        announceOthers(lead);
+        announce();
         try
         {
             lead.forEachChunk(lead.extent(), pool, chunkSize, "RuntimeView.parallelForEach", (from, to) ->
@@ -454,7 +446,7 @@ public final class RuntimeView
         }
         finally
         {
-            endOthers(lead, sets.length);
+            endAnnounced(sets.length);
         }
     }
 
@@ -468,31 +460,23 @@ public final class RuntimeView
     {
         ensureOpen();
         final SparseSet lead = lead();
-        lead.beginIteration();
+        announce();
         try
         {
-            announceOthers(lead);
-            try
+            int count = 0;
+            for (int i = lead.extent() - 1; i >= 0; i--)
             {
-                int count = 0;
-                for (int i = lead.extent() - 1; i >= 0; i--)
+                final long entity = lead.entityAt(i);
+                if (entity != Entity.NULL && matches(lead, i, entity))
                 {
-                    final long entity = lead.entityAt(i);
-                    if (entity != Entity.NULL && matches(lead, i, entity))
-                    {
-                        count++;
-                    }
+                    count++;
                 }
-                return count;
             }
-            finally
-            {
-                endOthers(lead, sets.length);
-            }
+            return count;
         }
         finally
         {
-            lead.endIteration();
+            endAnnounced(sets.length);
         }
     }
 
@@ -537,41 +521,35 @@ public final class RuntimeView
     }
 
     /**
-     * Announces the iteration the lead leads on every other set of the view: they may be another world's, or
-     * standalone, so the lead's announcement does not keep their memory from being freed. Closing any of them (or its
+     * Announces an iteration on every set of the view, not only the one it walks: they may be of other worlds, or
+     * standalone, so no single announcement keeps all their memory from being freed. Closing any of them (or its
      * world), from the action or another thread, then throws instead of freeing memory the walk reads. If one cannot
      * be announced (it is closed or being closed), those announced are ended and the exception thrown.
      */
-    private void announceOthers(final SparseSet lead)
+    private void announce()
     {
         int announced = 0;
         try
         {
             for (final SparseSet set : sets)
             {
-                if (set != lead)
-                {
-                    set.beginIteration();
-                }
+                set.beginIteration();
                 announced++;
             }
         }
         catch (final RuntimeException | Error ex)
         {
-            endOthers(lead, announced);
+            endAnnounced(announced);
             throw ex;
         }
     }
 
-    /** Ends the announcements {@link #announceOthers} made on the first {@code count} sets. */
-    private void endOthers(final SparseSet lead, final int count)
+    /** Ends the announcements {@link #announce} made on the first {@code count} sets. */
+    private void endAnnounced(final int count)
     {
         for (int k = 0; k < count; k++)
         {
-            if (sets[k] != lead)
-            {
-                sets[k].endIteration();
-            }
+            sets[k].endIteration();
         }
     }
 
