@@ -382,6 +382,11 @@ public final class World implements AutoCloseable, Storages
             destroyEachEntity();
         }
         entities.clear();
+        clearStorages();
+    }
+
+    private void clearStorages()
+    {
         for (final ComponentStorage<?> storage : created)
         {
             storage.clear();
@@ -419,7 +424,12 @@ public final class World implements AutoCloseable, Storages
                 "a component's addition, update or removal is being announced") + " (from a listener), which " +
                 "would go on with handles the reset forgot; nothing was changed: call it after the listener returns");
         }
-        clear();
+        if (isSignalled())
+        {
+            destroyEachEntity();
+        }
+        // Not entities.clear(): the pool forgets its entities, so putting them on its free stack first is wasted.
+        clearStorages();
         entities.reset();
         resets++;
     }

@@ -122,7 +122,7 @@ class WorldTest
                 }
             });
 
-            assertTrue(error.getMessage().contains("cannot allocate 576 bytes of off-heap memory for World: it holds 768 of its budget of 1024"), error.getMessage());
+            assertTrue(error.getMessage().contains("cannot grow a block of World's off-heap memory from 864 to 1296 bytes: it holds 864 of its budget of 1024"), error.getMessage());
             assertEquals(1024, world.offHeapBudget());
             assertTrue(world.offHeapBytes() <= 1024);
             assertEquals(created.size(), world.aliveCount());

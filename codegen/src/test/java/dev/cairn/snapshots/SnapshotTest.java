@@ -62,6 +62,35 @@ class SnapshotTest
     }
 
     @Test
+    void freeIndicesAWorldAtItsBudgetCouldNotStackComeBackInTheOrderItWouldHaveRecycledThem()
+    {
+        // 96 version entries (384 bytes) and a free stack of 64 (256) fit in 740; neither can grow.
+        try (World world = new World(1000, 740); World copy = new World())
+        {
+            final long[] entities = new long[96];
+            world.create(entities, 96);
+            world.destroy(entities[0]);
+            world.create();
+            for (int index = 95; index >= 1; index -= 2)
+            {
+                world.destroy(entities[index]);
+            }
+            for (int index = 2; index < 96; index += 2)
+            {
+                world.destroy(entities[index]);
+            }
+
+            Snapshot.load(copy, Worlds.save(world));
+
+            assertEquals(world.aliveCount(), copy.aliveCount());
+            for (int k = 0; k < 95; k++)
+            {
+                assertEquals(world.create(), copy.create(), "create " + k);
+            }
+        }
+    }
+
+    @Test
     void ticksComeBackSoChangeFiltersAnswerAsBefore()
     {
         try (World world = new World(); World copy = new World())

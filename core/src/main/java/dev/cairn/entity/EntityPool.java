@@ -21,9 +21,14 @@ import java.util.function.LongConsumer;
  * negative), or {@link #RETIRED} for an index whose versions are used up. A stack of free indices sits beside it,
  * the most recently destroyed on top: {@link #create()} pops it, so index recycling is LIFO and a recycled index comes
  * back with the next version. Indices are handed out densely from 0, which is why the version array is flat rather
- * than paged. Each index costs 8 bytes: its version entry and its room on the free stack, reserved together when the
- * version array grows, so that destroying never needs memory: a world that ran out of its budget can always free
- * entities.
+ * than paged. Each index costs 4 bytes, and the free stack 4 bytes per index free at once at most: it grows when a
+ * destroy finds it full, not with the version array, so a world that only creates holds no stack at all.
+ * <p>
+ * <b>Destroying never fails for want of memory.</b> If the stack cannot grow (the budget or the native allocator
+ * refuses), the destroyed index is still freed, only left off the stack: its entry alone says it is free. Once the
+ * stack is empty, {@link #create()} finds such indices by walking the version array from where it last stopped, and
+ * puts as many back on the stack as the stack has room for. A world that ran out of its budget can therefore always
+ * free entities and create them again in their place.
  * <p>
  * <b>Versions never wrap.</b> When an entity with version {@link Entity#MAX_VERSION} is destroyed its index is
  * retired, never handed out again, so a destroyed handle stays stale forever. Retired indices count against
@@ -64,12 +69,17 @@ public final class EntityPool
     private int freeCapacity;
     private int created;
     private int freeCount;
+    /** Free indices left off the stack because it could not grow; their version entries alone say they are free. */
+    private int unlisted;
+    /** Where the next walk for unlisted indices starts. */
+    private int unlistedFrom;
     private int retired;
     private int alive;
     /** How many storages bound to this pool have listeners or hooks; see {@link #hasSignalledStorages()}. */
     private int signalledStorages;
-    /** The version capacity when the last snapshot load began: a failed load shrinks the pool back to it. */
-    private int capacityBeforeLoad;
+    /** The capacities when the last snapshot load began: a failed load shrinks the pool back to them. */
+    private int versionCapacityBeforeLoad;
+    private int freeCapacityBeforeLoad;
     @SuppressWarnings("unused")
     private volatile int iterations;
     private boolean closed;
@@ -144,6 +154,10 @@ public final class EntityPool
         {
             return recycle();
         }
+        if (unlisted > 0)
+        {
+            return recycleUnlisted();
+        }
         if (created == maxEntities)
         {
             throw exhausted(1);
@@ -178,7 +192,7 @@ public final class EntityPool
                 "range [" + offset + ", " + offset + " + " + length + ") does not fit an array of " +
                 entities.length);
         }
-        final int fresh = Math.max(0, length - freeCount);
+        final int fresh = Math.max(0, length - freeCount - unlisted);
         if (fresh > maxEntities - created)
         {
             throw exhausted(length);
@@ -225,6 +239,7 @@ public final class EntityPool
     {
         ensureMutable("destroy entities of");
         java.util.Objects.checkFromIndexSize(offset, length, entities.length);
+        tryGrowFreeStack(freeCount + length);
         for (int i = 0; i < length; i++)
         {
             final long entity = entities[offset + i];
@@ -268,9 +283,13 @@ public final class EntityPool
             {
                 retired--;
             }
-            else
+            else if (freeCount > 0 && UnsafeApi.getInt(free + ((long)(freeCount - 1) << 2)) == Entity.index(entity))
             {
                 freeCount--;
+            }
+            else
+            {
+                unlisted--;
             }
             UnsafeApi.putInt(versions + ((long)Entity.index(entity) << 2), Entity.version(entity));
         }
@@ -440,7 +459,7 @@ public final class EntityPool
      */
     public int remainingCapacity()
     {
-        return isClosed() ? 0 : freeCount + (maxEntities - created);
+        return isClosed() ? 0 : freeCount + unlisted + (maxEntities - created);
     }
 
     /**
@@ -547,6 +566,7 @@ public final class EntityPool
     public void clear()
     {
         ensureMutable("clear");
+        tryGrowFreeStack(freeCount + alive);
         for (int index = 0; index < created && alive > 0; index++)
         {
             final int version = versionAt(index);
@@ -587,7 +607,54 @@ public final class EntityPool
         return Entity.combine(index, version);
     }
 
-    /** Frees or retires an alive index; the free stack has room. */
+    /**
+     * Hands out an index left off the stack, which is empty: first puts as many such indices back on it as it has or
+     * can get room for, so that the walk for them is not repeated per create.
+     */
+    private long recycleUnlisted()
+    {
+        tryGrowFreeStack(unlisted);
+        while (unlisted > 0 && freeCount < freeCapacity)
+        {
+            UnsafeApi.putInt(free + ((long)freeCount++ << 2), nextUnlisted());
+            unlisted--;
+        }
+        if (freeCount > 0)
+        {
+            return recycle();
+        }
+        final int index = nextUnlisted();
+        unlisted--;
+        final int version = ~versionAt(index);
+        UnsafeApi.putInt(versions + ((long)index << 2), version);
+        alive++;
+        return Entity.combine(index, version);
+    }
+
+    /**
+     * The next free index from {@link #unlistedFrom} on, wrapping around. {@link #recycleUnlisted()} starts with an
+     * empty stack, when every free index is unlisted, and takes at most {@link #unlisted} of them, so none twice.
+     */
+    private int nextUnlisted()
+    {
+        int index = unlistedFrom;
+        while (true)
+        {
+            if (index >= created)
+            {
+                index = 0;
+            }
+            final int entry = versionAt(index);
+            if (entry < 0 && entry != RETIRED)
+            {
+                unlistedFrom = index + 1;
+                return index;
+            }
+            index++;
+        }
+    }
+
+    /** Frees or retires an alive index. */
     private void release(final int index, final int version)
     {
         if (version == Entity.MAX_VERSION)
@@ -598,7 +665,14 @@ public final class EntityPool
         else
         {
             UnsafeApi.putInt(versions + ((long)index << 2), ~(version + 1));
-            UnsafeApi.putInt(free + ((long)freeCount++ << 2), index);
+            if (freeCount < freeCapacity || tryGrowFreeStack(freeCount + 1))
+            {
+                UnsafeApi.putInt(free + ((long)freeCount++ << 2), index);
+            }
+            else
+            {
+                unlisted++;
+            }
         }
     }
 
@@ -611,29 +685,45 @@ public final class EntityPool
     {
         return new IllegalStateException(
             "entity id space exhausted: cannot create " + wanted + " entit" + (wanted == 1 ? "y" : "ies") + ": " +
-            alive + " of the " + maxEntities + " indices are alive, " + freeCount + " free and " + retired +
+            alive + " of the " + maxEntities + " indices are alive, " + (freeCount + unlisted) + " free and " + retired +
             " retired (used up all their versions); " + (alive > 0 ? "destroy entities you no longer need, or " : "") +
             "create the World with a larger maxEntities (at most " + MAX_ENTITIES + ")");
     }
 
-    /**
-     * Grows the version array and the free stack together, the stack first: if the versions then fail to grow, the
-     * stack merely has spare room, and {@code freeCapacity >= versionCapacity} holds either way.
-     */
     private void growVersions(final int needed)
     {
         final int newCapacity = grownCapacity(versionCapacity, needed);
-        if (freeCapacity < newCapacity)
-        {
-            // Not reallocate: it would copy (and so touch) the whole old stack, most of which is spare room.
-            final long grown = offHeap.allocate((long)newCapacity << 2);
-            UnsafeApi.copyMemory(free, grown, (long)freeCount << 2);
-            offHeap.free(free);
-            free = grown;
-            freeCapacity = newCapacity;
-        }
         versions = offHeap.reallocate(versions, (long)newCapacity << 2);
         versionCapacity = newCapacity;
+    }
+
+    private void growFreeStack(final int needed)
+    {
+        final int newCapacity = grownCapacity(freeCapacity, needed);
+        free = offHeap.reallocate(free, (long)newCapacity << 2);
+        freeCapacity = newCapacity;
+    }
+
+    /**
+     * Makes room for {@code needed} entries on the free stack if it can.
+     *
+     * @return whether the stack has the room now; if not, it is unchanged.
+     */
+    private boolean tryGrowFreeStack(final int needed)
+    {
+        if (needed <= freeCapacity)
+        {
+            return true;
+        }
+        try
+        {
+            growFreeStack(needed);
+            return true;
+        }
+        catch (final OffHeapExhaustedException ex)
+        {
+            return false;
+        }
     }
 
     private int grownCapacity(final int capacity, final int needed)
@@ -648,12 +738,13 @@ public final class EntityPool
      */
     public long snapshotBytes()
     {
-        return 5L * Integer.BYTES + ((long)created + freeCount) * Integer.BYTES;
+        return 5L * Integer.BYTES + ((long)created + freeCount + unlisted) * Integer.BYTES;
     }
 
     /**
      * Writes the pool's whole state, so that a loaded pool hands out, recycles and retires exactly the same handles:
-     * the counts, the version entry of every index created and the free stack.
+     * the counts, the version entry of every index created and the free stack. Indices left off the stack go at its
+     * bottom, in the order {@link #create()} would have put them back, so the loaded pool recycles them last too.
      *
      * @param out the snapshot being written.
      * @throws IllegalStateException if the pool is closed.
@@ -664,10 +755,37 @@ public final class EntityPool
         out.putInt(maxEntities);
         out.putInt(created);
         out.putInt(alive);
-        out.putInt(freeCount);
+        out.putInt(freeCount + unlisted);
         out.putInt(retired);
         out.putMemory(versions, (long)created * Integer.BYTES);
+        if (unlisted > 0)
+        {
+            writeUnlisted(out);
+        }
         out.putMemory(free, (long)freeCount * Integer.BYTES);
+    }
+
+    /** Writes the free indices that are not on the stack, in the order {@link #nextUnlisted()} finds them. */
+    private void writeUnlisted(final SnapshotOutput out)
+    {
+        final long[] listed = new long[(created + 63) >>> 6];
+        for (int k = 0; k < freeCount; k++)
+        {
+            final int index = UnsafeApi.getInt(free + ((long)k << 2));
+            listed[index >>> 6] |= 1L << index;
+        }
+        for (int k = 0, index = unlistedFrom; k < created; k++, index++)
+        {
+            if (index >= created)
+            {
+                index = 0;
+            }
+            final int entry = versionAt(index);
+            if (entry < 0 && entry != RETIRED && (listed[index >>> 6] & (1L << index)) == 0)
+            {
+                out.putInt(index);
+            }
+        }
     }
 
     /**
@@ -688,7 +806,8 @@ public final class EntityPool
             throw new IllegalStateException("a snapshot loads into a pool that never created an entity; this one " +
                 "created " + created);
         }
-        capacityBeforeLoad = versionCapacity;
+        versionCapacityBeforeLoad = versionCapacity;
+        freeCapacityBeforeLoad = freeCapacity;
         in.getInt();
         final int created = in.getInt();
         final int alive = in.getInt();
@@ -710,6 +829,10 @@ public final class EntityPool
             if (created > versionCapacity)
             {
                 growVersions(created);
+            }
+            if (freeCount > freeCapacity)
+            {
+                growFreeStack(freeCount);
             }
             readVersions(in, created, alive, retired);
             in.getMemory(free, (long)freeCount * Integer.BYTES);
@@ -798,6 +921,8 @@ public final class EntityPool
         created = 0;
         alive = 0;
         freeCount = 0;
+        unlisted = 0;
+        unlistedFrom = 0;
         retired = 0;
     }
 
@@ -813,17 +938,15 @@ public final class EntityPool
     {
         java.util.Objects.requireNonNull(in, "in");
         reset();
-        final int capacity = capacityBeforeLoad;
-        // Both only grew during the load, so the free stack stays at least as large as the version array.
-        if (versionCapacity > capacity)
+        if (versionCapacity > versionCapacityBeforeLoad)
         {
-            versions = offHeap.reallocate(versions, (long)capacity << 2);
-            versionCapacity = capacity;
+            versions = offHeap.reallocate(versions, (long)versionCapacityBeforeLoad << 2);
+            versionCapacity = versionCapacityBeforeLoad;
         }
-        if (freeCapacity > capacity)
+        if (freeCapacity > freeCapacityBeforeLoad)
         {
-            free = offHeap.reallocate(free, (long)capacity << 2);
-            freeCapacity = capacity;
+            free = offHeap.reallocate(free, (long)freeCapacityBeforeLoad << 2);
+            freeCapacity = freeCapacityBeforeLoad;
         }
     }
 
@@ -836,6 +959,7 @@ public final class EntityPool
         freeCapacity = 0;
         created = 0;
         freeCount = 0;
+        unlisted = 0;
         alive = 0;
     }
 

@@ -7,8 +7,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -355,15 +358,18 @@ class EntityPoolTest
     @Test
     void aGrowthTheBudgetRefusesLeavesThePoolAsItWasAndItCanStillDestroy()
     {
-        // 64 versions and 64 free-stack entries take 512 bytes; growing both to 96 needs 768.
-        final OffHeap budgetHeap = new OffHeap("test world", 767);
+        // 64 versions and a free stack of 64 take 512 bytes; growing the versions to 96 needs 128 more.
+        final OffHeap budgetHeap = new OffHeap("test world", 639);
         final EntityPool small = new EntityPool(budgetHeap, 1000);
         final long[] entities = new long[64];
         small.create(entities, 0, 64);
+        small.destroy(entities[0]);
+        assertEquals(Entity.next(entities[0]), small.create());
+        entities[0] = Entity.next(entities[0]);
 
         final OffHeapExhaustedException error = assertThrows(OffHeapExhaustedException.class, small::create);
 
-        assertTrue(error.getMessage().contains("budget of 767 bytes"), error.getMessage());
+        assertTrue(error.getMessage().contains("budget of 639 bytes"), error.getMessage());
         assertEquals(64, small.aliveCount());
         assertEquals(64, small.createdCount());
         for (final long entity : entities)
@@ -381,5 +387,199 @@ class EntityPoolTest
         small.clear();
         assertEquals(0, small.aliveCount());
         budgetHeap.close();
+    }
+
+    @Test
+    void aPoolThatOnlyCreatesHoldsFourBytesPerIndexAndTheFreeStackGrowsWithTheFirstDestroy()
+    {
+        final OffHeap heap = new OffHeap("test world");
+        final EntityPool large = new EntityPool(heap, 1000);
+        final long[] entities = new long[64];
+        large.create(entities, 0, 64);
+        assertEquals(64 * 4, large.offHeapBytes(), "64 versions and no free stack");
+
+        large.destroy(entities[0]);
+
+        assertEquals(2 * 64 * 4, large.offHeapBytes(), "the stack's first 64 entries");
+        assertEquals(heap.allocatedBytes(), large.offHeapBytes());
+        heap.close();
+    }
+
+    @Test
+    void anIndexTheFullStackCannotRecordIsFreedAnywayAndCreatedAgain()
+    {
+        // 64 versions take 256 bytes; neither the stack's first 256 nor 128 more for the versions fit in 356.
+        final OffHeap heap = new OffHeap("test world", 356);
+        final EntityPool small = new EntityPool(heap, 1000);
+        final long[] entities = new long[64];
+        small.create(entities, 0, 64);
+
+        small.destroy(entities[40]);
+        small.destroy(entities[3]);
+        small.destroy(entities[10]);
+
+        assertEquals(256, heap.allocatedBytes(), "no stack: the destroyed indices are free all the same");
+        assertFalse(small.isAlive(entities[3]));
+        assertEquals(61, small.aliveCount());
+        assertEquals(3 + 1000 - 64, small.remainingCapacity());
+        assertEquals(Entity.next(entities[3]), small.create(), "found walking the versions from index 0");
+        assertEquals(Entity.next(entities[10]), small.create());
+        assertEquals(Entity.next(entities[40]), small.create());
+        final OffHeapExhaustedException full = assertThrows(OffHeapExhaustedException.class, small::create,
+            "the next create needs a new index, whose version entry does not fit");
+        assertTrue(full.getMessage().contains("budget of 356 bytes"), full.getMessage());
+        assertEquals(64, small.aliveCount());
+        heap.close();
+    }
+
+    @Test
+    void indicesLeftOffAStackThatStoppedGrowingComeBackAfterTheStackedOnes()
+    {
+        // 96 versions (384 bytes) and a stack of 64 (256) fit in 740; growing either does not.
+        final OffHeap heap = new OffHeap("test world", 740);
+        final EntityPool small = new EntityPool(heap, 1000);
+        final long[] entities = new long[96];
+        small.create(entities, 0, 96);
+
+        for (final long entity : entities)
+        {
+            small.destroy(entity);
+        }
+
+        assertEquals(0, small.aliveCount());
+        assertEquals(96 + 1000 - 96, small.remainingCapacity());
+        for (int index = 63; index >= 0; index--)
+        {
+            assertEquals(Entity.next(entities[index]), small.create(), "the stacked ones first, last in first out");
+        }
+        for (int index = 95; index >= 64; index--)
+        {
+            assertEquals(Entity.next(entities[index]), small.create(), "then the others, each once");
+        }
+        assertThrows(OffHeapExhaustedException.class, small::create);
+        assertEquals(96, small.aliveCount());
+        heap.close();
+    }
+
+    @Test
+    void aRefusedBatchDestroyLeavesIndicesLeftOffTheStackAsTheyWere()
+    {
+        final OffHeap heap = new OffHeap("test world", 356);
+        final EntityPool small = new EntityPool(heap, 1000);
+        final long[] entities = new long[64];
+        small.create(entities, 0, 64);
+        small.destroy(entities[7]);
+
+        final IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+            () -> small.destroy(new long[] {entities[1], entities[2], entities[1]}, 0, 3));
+
+        assertTrue(twice.getMessage().contains("is there twice"), twice.getMessage());
+        assertTrue(small.isAlive(entities[1]));
+        assertTrue(small.isAlive(entities[2]));
+        assertEquals(63, small.aliveCount());
+        assertEquals(1 + 1000 - 64, small.remainingCapacity());
+        assertEquals(Entity.next(entities[7]), small.create());
+        assertThrows(OffHeapExhaustedException.class, small::create);
+        heap.close();
+    }
+
+    /**
+     * Random creates, destroys, batches and clears under random budgets, checked after every operation against a
+     * model that knows only which indices are alive, free (with their next version) and never created: a create hands
+     * out a free index with its next version, or a new index with version 0 only when none is free, and fails for
+     * want of memory only then.
+     */
+    @Test
+    void underAnyBudgetEveryFreeIndexIsHandedOutOnceWithItsNextVersionBeforeANewOne()
+    {
+        final SplittableRandom random = new SplittableRandom(0x5eed_f00dL);
+        for (int run = 0; run < 100; run++)
+        {
+            final long budget = 256 + random.nextInt(3000);
+            final OffHeap heap = new OffHeap("test world", budget);
+            final EntityPool pool = new EntityPool(heap, 600);
+            final Map<Integer, Integer> alive = new HashMap<>();
+            final Map<Integer, Integer> free = new HashMap<>();
+            int created = 0;
+            for (int step = 0; step < 1500; step++)
+            {
+                final String context = "run " + run + " (budget " + budget + "), step " + step;
+                // Phases of mostly creating and mostly destroying, so that the free stack fills and drains.
+                final boolean creating = (step / 250) % 2 == 0;
+                final int draw = random.nextInt(10);
+                final int op = creating ? (draw < 7 ? 0 : draw) : (draw < 3 ? 0 : draw < 6 ? 5 : draw < 9 ? 6 : draw - 2);
+                if (op < 5)
+                {
+                    final long entity;
+                    try
+                    {
+                        entity = pool.create();
+                    }
+                    catch (final OffHeapExhaustedException ex)
+                    {
+                        assertTrue(free.isEmpty(), context + ": a create failed for memory with free indices");
+                        continue;
+                    }
+                    catch (final IllegalStateException ex)
+                    {
+                        assertTrue(free.isEmpty() && created == 600, context + ": " + ex.getMessage());
+                        continue;
+                    }
+                    final int index = Entity.index(entity);
+                    if (free.isEmpty())
+                    {
+                        assertEquals(Entity.of(created++, 0), entity, context + ": a new index");
+                    }
+                    else
+                    {
+                        assertTrue(free.containsKey(index), context + ": handed out index " + index + ", not free");
+                        assertEquals(free.remove(index), Entity.version(entity), context + ": index " + index);
+                    }
+                    alive.put(index, Entity.version(entity));
+                }
+                else if (op < 8 && !alive.isEmpty())
+                {
+                    final List<Integer> indices = new ArrayList<>(alive.keySet());
+                    final int count = op == 5 ? 1 : 1 + random.nextInt(Math.min(20, indices.size()));
+                    final long[] batch = new long[count + (op == 7 ? 1 : 0)];
+                    for (int i = 0; i < count; i++)
+                    {
+                        final int index = indices.remove(random.nextInt(indices.size()));
+                        batch[i] = Entity.of(index, alive.get(index));
+                    }
+                    if (op == 7)
+                    {
+                        batch[count] = batch[random.nextInt(count)];
+                        assertThrows(IllegalArgumentException.class, () -> pool.destroy(batch, 0, batch.length),
+                            context);
+                        continue;
+                    }
+                    pool.destroy(batch, 0, count);
+                    for (int i = 0; i < count; i++)
+                    {
+                        final int index = Entity.index(batch[i]);
+                        free.put(index, alive.remove(index) + 1);
+                    }
+                }
+                else if (op == 8 && random.nextInt(20) == 0)
+                {
+                    pool.clear();
+                    alive.forEach((index, version) -> free.put(index, version + 1));
+                    alive.clear();
+                }
+                assertEquals(alive.size(), pool.aliveCount(), context);
+                assertEquals(created, pool.createdCount(), context);
+                assertEquals(free.size() + 600 - created, pool.remainingCapacity(), context);
+                for (final Map.Entry<Integer, Integer> entry : alive.entrySet())
+                {
+                    assertTrue(pool.isAlive(Entity.of(entry.getKey(), entry.getValue())), context);
+                }
+                for (final Map.Entry<Integer, Integer> entry : free.entrySet())
+                {
+                    assertEquals(entry.getValue(), pool.currentVersion(entry.getKey()), context);
+                }
+            }
+            heap.close();
+        }
     }
 }
