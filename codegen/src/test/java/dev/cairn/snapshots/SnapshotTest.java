@@ -91,6 +91,61 @@ class SnapshotTest
     }
 
     @Test
+    void freeIndicesAWorldWithNoRoomForAStackCouldNotStackComeBackInTheSameOrder()
+    {
+        // 64 version entries take 256 bytes; neither a stack (256) nor more versions (128) fit in 356.
+        try (World world = new World(1000, 356); World copy = new World())
+        {
+            final long[] entities = new long[64];
+            world.create(entities, 64);
+            world.destroy(entities[3]);
+            world.destroy(entities[10]);
+            world.destroy(entities[40]);
+
+            Snapshot.load(copy, Worlds.save(world));
+
+            for (int k = 0; k < 3; k++)
+            {
+                assertEquals(world.create(), copy.create(), "create " + k);
+            }
+        }
+    }
+
+    @Test
+    void freeIndicesMoreThanTheStackOfAWorldAtItsBudgetHoldsComeBackInTheSameOrderAndLoadWithinThatBudget()
+    {
+        // 200 version entries (800 bytes) and a stack of 64 (256) fit in 1100; no growth does.
+        try (World world = new World(1000, 1100); World copy = new World(); World same = new World(1000, 1100))
+        {
+            final long[] entities = new long[200];
+            world.create(entities, 200);
+            for (final long entity : entities)
+            {
+                world.destroy(entity);
+            }
+            final ByteBuffer snapshot = Worlds.save(world);
+
+            Snapshot.load(copy, snapshot.duplicate());
+            Snapshot.load(same, snapshot.duplicate());
+
+            final Set<Long> handedOut = new HashSet<>();
+            for (int k = 0; k < 200; k++)
+            {
+                final long expected = world.create();
+                assertEquals(expected, copy.create(), "create " + k);
+                final long fromSame = same.create();
+                assertTrue(handedOut.add(fromSame), "create " + k + " in the world with the same budget");
+                if (k < 64)
+                {
+                    assertEquals(expected, fromSame, "the stacked ones come first there too, create " + k);
+                }
+            }
+            assertEquals(handedOut, new HashSet<>(List.of(java.util.stream.LongStream.of(entities)
+                .map(Entity::next).boxed().toArray(Long[]::new))));
+        }
+    }
+
+    @Test
     void ticksComeBackSoChangeFiltersAnswerAsBefore()
     {
         try (World world = new World(); World copy = new World())

@@ -238,19 +238,11 @@ public final class EntityPool
     public void destroy(final long[] entities, final int offset, final int length)
     {
         ensureMutable("destroy entities of");
-        java.util.Objects.checkFromIndexSize(offset, length, entities.length);
+        mark(entities, offset, length);
         tryGrowFreeStack(freeCount + length);
         for (int i = 0; i < length; i++)
         {
             final long entity = entities[offset + i];
-            if (!isAlive(entity))
-            {
-                restore(entities, offset, i);
-                throw new IllegalArgumentException("cannot destroy entities[" + (offset + i) + "]: " +
-                    (isAlive(entity) ? "entity " + Entity.toString(entity) + " is there twice, the first time at " +
-                    "entities[" + firstAt(entities, offset, entity) + "]" : describeDead(entity)) + "; none of the " +
-                    length + " entities was destroyed");
-            }
             release(Entity.index(entity), Entity.version(entity));
         }
         alive -= length;
@@ -268,29 +260,41 @@ public final class EntityPool
      */
     public void requireAliveOnce(final long[] entities, final int offset, final int length)
     {
-        destroy(entities, offset, length);
-        restore(entities, offset, length);
-        alive += length;
+        ensureMutable("destroy entities of");
+        mark(entities, offset, length);
+        unmark(entities, offset, length);
     }
 
-    /** Undoes the releases of {@code entities[offset, offset + count)}, last first, as if they had not happened. */
-    private void restore(final long[] entities, final int offset, final int count)
+    /**
+     * Checks that {@code entities[offset, offset + length)} are alive and each there once, marking each as it goes
+     * (its version entry negated, so that a second occurrence is not alive); on the first that fails, unmarks the
+     * ones before it and throws. Needs no memory and changes no count.
+     */
+    private void mark(final long[] entities, final int offset, final int length)
     {
-        for (int i = offset + count; --i >= offset; )
+        java.util.Objects.checkFromIndexSize(offset, length, entities.length);
+        for (int i = 0; i < length; i++)
+        {
+            final long entity = entities[offset + i];
+            if (!isAlive(entity))
+            {
+                unmark(entities, offset, i);
+                throw new IllegalArgumentException("cannot destroy entities[" + (offset + i) + "]: " +
+                    (isAlive(entity) ? "entity " + Entity.toString(entity) + " is there twice, the first time at " +
+                    "entities[" + firstAt(entities, offset, entity) + "]" : describeDead(entity)) + "; none of the " +
+                    length + " entities was destroyed");
+            }
+            // Never RETIRED: ~MAX_VERSION is one above it.
+            UnsafeApi.putInt(versions + ((long)Entity.index(entity) << 2), ~Entity.version(entity));
+        }
+    }
+
+    /** Gives the marked {@code entities[offset, offset + count)} their version entries back. */
+    private void unmark(final long[] entities, final int offset, final int count)
+    {
+        for (int i = offset; i < offset + count; i++)
         {
             final long entity = entities[i];
-            if (Entity.version(entity) == Entity.MAX_VERSION)
-            {
-                retired--;
-            }
-            else if (freeCount > 0 && UnsafeApi.getInt(free + ((long)(freeCount - 1) << 2)) == Entity.index(entity))
-            {
-                freeCount--;
-            }
-            else
-            {
-                unlisted--;
-            }
             UnsafeApi.putInt(versions + ((long)Entity.index(entity) << 2), Entity.version(entity));
         }
     }
@@ -614,11 +618,14 @@ public final class EntityPool
     private long recycleUnlisted()
     {
         tryGrowFreeStack(unlisted);
-        while (unlisted > 0 && freeCount < freeCapacity)
+        final int refill = Math.min(unlisted, freeCapacity);
+        // Stacked first found on top: they come back in the order the walk finds them, however many refills it takes.
+        for (int k = refill; --k >= 0; )
         {
-            UnsafeApi.putInt(free + ((long)freeCount++ << 2), nextUnlisted());
-            unlisted--;
+            UnsafeApi.putInt(free + ((long)k << 2), nextUnlisted());
         }
+        freeCount = refill;
+        unlisted -= refill;
         if (freeCount > 0)
         {
             return recycle();
@@ -685,8 +692,8 @@ public final class EntityPool
     {
         return new IllegalStateException(
             "entity id space exhausted: cannot create " + wanted + " entit" + (wanted == 1 ? "y" : "ies") + ": " +
-            alive + " of the " + maxEntities + " indices are alive, " + (freeCount + unlisted) + " free and " + retired +
-            " retired (used up all their versions); " + (alive > 0 ? "destroy entities you no longer need, or " : "") +
+            alive + " of the " + maxEntities + " indices are alive, " + (freeCount + unlisted) + " free and " +
+            retired + " retired (used up all their versions); " + (alive > 0 ? "destroy entities you no longer need, or " : "") +
             "create the World with a larger maxEntities (at most " + MAX_ENTITIES + ")");
     }
 
@@ -744,7 +751,8 @@ public final class EntityPool
     /**
      * Writes the pool's whole state, so that a loaded pool hands out, recycles and retires exactly the same handles:
      * the counts, the version entry of every index created and the free stack. Indices left off the stack go at its
-     * bottom, in the order {@link #create()} would have put them back, so the loaded pool recycles them last too.
+     * bottom, the first that {@link #create()} would find on top, so that the loaded pool recycles them last and in the
+     * same order.
      *
      * @param out the snapshot being written.
      * @throws IllegalStateException if the pool is closed.
@@ -765,7 +773,7 @@ public final class EntityPool
         out.putMemory(free, (long)freeCount * Integer.BYTES);
     }
 
-    /** Writes the free indices that are not on the stack, in the order {@link #nextUnlisted()} finds them. */
+    /** Writes the free indices that are not on the stack, the last {@link #nextUnlisted()} would find first. */
     private void writeUnlisted(final SnapshotOutput out)
     {
         final long[] listed = new long[(created + 63) >>> 6];
@@ -774,6 +782,8 @@ public final class EntityPool
             final int index = UnsafeApi.getInt(free + ((long)k << 2));
             listed[index >>> 6] |= 1L << index;
         }
+        final int[] found = new int[unlisted];
+        int count = 0;
         for (int k = 0, index = unlistedFrom; k < created; k++, index++)
         {
             if (index >= created)
@@ -783,8 +793,12 @@ public final class EntityPool
             final int entry = versionAt(index);
             if (entry < 0 && entry != RETIRED && (listed[index >>> 6] & (1L << index)) == 0)
             {
-                out.putInt(index);
+                found[count++] = index;
             }
+        }
+        while (count > 0)
+        {
+            out.putInt(found[--count]);
         }
     }
 
@@ -823,20 +837,26 @@ public final class EntityPool
             throw in.error("its counts of alive (" + alive + "), free (" + freeCount + ") and retired (" + retired +
                 ") indices do not add up to the " + created + " created");
         }
-        in.require(((long)created + freeCount) * Integer.BYTES, created + " versions and " + freeCount + " free indices");
+        in.require(
+            ((long)created + freeCount) * Integer.BYTES, created + " versions and " + freeCount + " free indices");
         try
         {
             if (created > versionCapacity)
             {
                 growVersions(created);
             }
-            if (freeCount > freeCapacity)
+            // As much of the stack as the memory allows: a world at its budget saves more free indices than it stacks.
+            int wanted = freeCount;
+            while (wanted > freeCapacity && !tryGrowFreeStack(wanted))
             {
-                growFreeStack(freeCount);
+                wanted >>>= 1;
             }
             readVersions(in, created, alive, retired);
-            in.getMemory(free, (long)freeCount * Integer.BYTES);
-            checkFreeStack(in, created, freeCount);
+            final int stacked = Math.min(freeCount, freeCapacity);
+            readFreeStack(in, created, freeCount - stacked, stacked);
+            this.unlisted = freeCount - stacked;
+            this.unlistedFrom = 0;
+            this.freeCount = stacked;
         }
         catch (final RuntimeException ex)
         {
@@ -845,7 +865,6 @@ public final class EntityPool
         }
         this.created = created;
         this.alive = alive;
-        this.freeCount = freeCount;
         this.retired = retired;
     }
 
@@ -887,28 +906,42 @@ public final class EntityPool
         }
     }
 
-    /** Checks the loaded free stack: each index in range, free (neither alive nor retired), and there once. */
-    private void checkFreeStack(final SnapshotInput in, final int created, final int freeCount)
+    /**
+     * Reads the saved free stack, bottom first: {@code dropped} indices that this pool's stack has no room for, which
+     * it leaves off it, then the {@code stacked} that it keeps. Checks each: in range, free (neither alive nor
+     * retired), and there once.
+     */
+    private void readFreeStack(final SnapshotInput in, final int created, final int dropped, final int stacked)
     {
         final long[] seen = new long[(created + 63) >>> 6];
-        for (int k = 0; k < freeCount; k++)
+        for (int k = 0; k < dropped; k++)
         {
-            final int index = UnsafeApi.getInt(free + ((long)k << 2));
-            if (index < 0 || index >= created)
-            {
-                throw in.error("free index " + k + " is " + index + ", outside the " + created + " created");
-            }
-            final int entry = versionAt(index);
-            if (entry >= 0 || entry == RETIRED)
-            {
-                throw in.error("index " + index + " is on the free stack but " + (entry >= 0 ? "alive" : "retired"));
-            }
-            if ((seen[index >>> 6] & (1L << index)) != 0)
-            {
-                throw in.error("index " + index + " is on the free stack twice");
-            }
-            seen[index >>> 6] |= 1L << index;
+            checkFreeIndex(in, created, seen, k, in.getInt());
         }
+        in.getMemory(free, (long)stacked * Integer.BYTES);
+        for (int k = 0; k < stacked; k++)
+        {
+            checkFreeIndex(in, created, seen, dropped + k, UnsafeApi.getInt(free + ((long)k << 2)));
+        }
+    }
+
+    private void checkFreeIndex(
+        final SnapshotInput in, final int created, final long[] seen, final int k, final int index)
+    {
+        if (index < 0 || index >= created)
+        {
+            throw in.error("free index " + k + " is " + index + ", outside the " + created + " created");
+        }
+        final int entry = versionAt(index);
+        if (entry >= 0 || entry == RETIRED)
+        {
+            throw in.error("index " + index + " is on the free stack but " + (entry >= 0 ? "alive" : "retired"));
+        }
+        if ((seen[index >>> 6] & (1L << index)) != 0)
+        {
+            throw in.error("index " + index + " is on the free stack twice");
+        }
+        seen[index >>> 6] |= 1L << index;
     }
 
     /**

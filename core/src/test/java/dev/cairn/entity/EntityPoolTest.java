@@ -452,9 +452,9 @@ class EntityPoolTest
         {
             assertEquals(Entity.next(entities[index]), small.create(), "the stacked ones first, last in first out");
         }
-        for (int index = 95; index >= 64; index--)
+        for (int index = 64; index < 96; index++)
         {
-            assertEquals(Entity.next(entities[index]), small.create(), "then the others, each once");
+            assertEquals(Entity.next(entities[index]), small.create(), "then the others in index order, each once");
         }
         assertThrows(OffHeapExhaustedException.class, small::create);
         assertEquals(96, small.aliveCount());
@@ -474,12 +474,30 @@ class EntityPoolTest
             () -> small.destroy(new long[] {entities[1], entities[2], entities[1]}, 0, 3));
 
         assertTrue(twice.getMessage().contains("is there twice"), twice.getMessage());
+        assertEquals(256, heap.allocatedBytes(), "a refused batch takes no memory");
         assertTrue(small.isAlive(entities[1]));
         assertTrue(small.isAlive(entities[2]));
         assertEquals(63, small.aliveCount());
         assertEquals(1 + 1000 - 64, small.remainingCapacity());
         assertEquals(Entity.next(entities[7]), small.create());
         assertThrows(OffHeapExhaustedException.class, small::create);
+        heap.close();
+    }
+
+    @Test
+    void aRefusedOrCheckedBatchTakesNoMemoryHoweverLong()
+    {
+        final OffHeap heap = new OffHeap("test world");
+        final EntityPool large = new EntityPool(heap, 1000);
+        final long entity = large.create();
+        final long bytes = heap.allocatedBytes();
+
+        assertThrows(IllegalArgumentException.class, () -> large.destroy(new long[1_000_000], 0, 1_000_000));
+        assertThrows(IllegalArgumentException.class, () -> large.destroy(new long[] {entity, entity}, 0, 2));
+        large.requireAliveOnce(new long[] {entity}, 0, 1);
+
+        assertEquals(bytes, heap.allocatedBytes());
+        assertTrue(large.isAlive(entity));
         heap.close();
     }
 
