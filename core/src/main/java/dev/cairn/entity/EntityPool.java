@@ -693,7 +693,8 @@ public final class EntityPool
         return new IllegalStateException(
             "entity id space exhausted: cannot create " + wanted + " entit" + (wanted == 1 ? "y" : "ies") + ": " +
             alive + " of the " + maxEntities + " indices are alive, " + (freeCount + unlisted) + " free and " +
-            retired + " retired (used up all their versions); " + (alive > 0 ? "destroy entities you no longer need, or " : "") +
+            retired + " retired (used up all their versions); " +
+            (alive > 0 ? "destroy entities you no longer need, or " : "") +
             "create the World with a larger maxEntities (at most " + MAX_ENTITIES + ")");
     }
 

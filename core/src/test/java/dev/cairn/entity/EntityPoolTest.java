@@ -525,7 +525,8 @@ class EntityPoolTest
                 // Phases of mostly creating and mostly destroying, so that the free stack fills and drains.
                 final boolean creating = (step / 250) % 2 == 0;
                 final int draw = random.nextInt(10);
-                final int op = creating ? (draw < 7 ? 0 : draw) : (draw < 3 ? 0 : draw < 6 ? 5 : draw < 9 ? 6 : draw - 2);
+                final int op = creating ? (draw < 7 ? 0 : draw) :
+                    (draw < 3 ? 0 : draw < 6 ? 5 : draw < 9 ? 6 : draw - 2);
                 if (op < 5)
                 {
                     final long entity;
