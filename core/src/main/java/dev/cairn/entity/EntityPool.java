@@ -238,11 +238,18 @@ public final class EntityPool
     public void destroy(final long[] entities, final int offset, final int length)
     {
         ensureMutable("destroy entities of");
-        mark(entities, offset, length);
-        tryGrowFreeStack(freeCount + length);
+        java.util.Objects.checkFromIndexSize(offset, length, entities.length);
+        final int capacityBefore = freeCapacity;
+        tryGrowFreeStack(freeCount + Math.min(length, alive));
         for (int i = 0; i < length; i++)
         {
             final long entity = entities[offset + i];
+            if (!isAlive(entity))
+            {
+                restore(entities, offset, i);
+                shrinkFreeStack(capacityBefore);
+                throw notAliveOnce(entities, offset, length, i);
+            }
             release(Entity.index(entity), Entity.version(entity));
         }
         alive -= length;
@@ -279,13 +286,43 @@ public final class EntityPool
             if (!isAlive(entity))
             {
                 unmark(entities, offset, i);
-                throw new IllegalArgumentException("cannot destroy entities[" + (offset + i) + "]: " +
-                    (isAlive(entity) ? "entity " + Entity.toString(entity) + " is there twice, the first time at " +
-                    "entities[" + firstAt(entities, offset, entity) + "]" : describeDead(entity)) + "; none of the " +
-                    length + " entities was destroyed");
+                throw notAliveOnce(entities, offset, length, i);
             }
             // Never RETIRED: ~MAX_VERSION is one above it.
             UnsafeApi.putInt(versions + ((long)Entity.index(entity) << 2), ~Entity.version(entity));
+        }
+    }
+
+    /** Says why {@code entities[offset + i]} failed, once the entries before it are as they were. */
+    private IllegalArgumentException notAliveOnce(
+        final long[] entities, final int offset, final int length, final int i)
+    {
+        final long entity = entities[offset + i];
+        return new IllegalArgumentException("cannot destroy entities[" + (offset + i) + "]: " +
+            (isAlive(entity) ? "entity " + Entity.toString(entity) + " is there twice, the first time at " +
+            "entities[" + firstAt(entities, offset, entity) + "]" : describeDead(entity)) + "; none of the " +
+            length + " entities was destroyed");
+    }
+
+    /** Undoes the releases of {@code entities[offset, offset + count)}, last first, as if they had not happened. */
+    private void restore(final long[] entities, final int offset, final int count)
+    {
+        for (int i = offset + count; --i >= offset; )
+        {
+            final long entity = entities[i];
+            if (Entity.version(entity) == Entity.MAX_VERSION)
+            {
+                retired--;
+            }
+            else if (freeCount > 0 && UnsafeApi.getInt(free + ((long)(freeCount - 1) << 2)) == Entity.index(entity))
+            {
+                freeCount--;
+            }
+            else
+            {
+                unlisted--;
+            }
+            UnsafeApi.putInt(versions + ((long)Entity.index(entity) << 2), Entity.version(entity));
         }
     }
 
@@ -710,6 +747,23 @@ public final class EntityPool
         final int newCapacity = grownCapacity(freeCapacity, needed);
         free = offHeap.reallocate(free, (long)newCapacity << 2);
         freeCapacity = newCapacity;
+    }
+
+    /** Gives back what a refused batch grew the free stack by; keeps the room if the allocator will not shrink it. */
+    private void shrinkFreeStack(final int capacity)
+    {
+        if (freeCapacity > capacity)
+        {
+            try
+            {
+                free = offHeap.reallocate(free, (long)capacity << 2);
+                freeCapacity = capacity;
+            }
+            catch (final OffHeapExhaustedException ex)
+            {
+                // The larger block stays, unchanged and counted: the pool is as consistent as before.
+            }
+        }
     }
 
     /**
