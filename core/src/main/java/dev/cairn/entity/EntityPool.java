@@ -641,7 +641,12 @@ public final class EntityPool
 
     private long recycle()
     {
-        final int index = UnsafeApi.getInt(free + ((long)--freeCount << 2));
+        return recycle(UnsafeApi.getInt(free + ((long)--freeCount << 2)));
+    }
+
+    /** Hands out a free index with the version its entry holds for it. */
+    private long recycle(final int index)
+    {
         final int version = ~versionAt(index);
         UnsafeApi.putInt(versions + ((long)index << 2), version);
         alive++;
@@ -667,12 +672,8 @@ public final class EntityPool
         {
             return recycle();
         }
-        final int index = nextUnlisted();
         unlisted--;
-        final int version = ~versionAt(index);
-        UnsafeApi.putInt(versions + ((long)index << 2), version);
-        alive++;
-        return Entity.combine(index, version);
+        return recycle(nextUnlisted());
     }
 
     /**
