@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 
 JAR=bench/target/benchmarks.jar
 if [ ! -f "$JAR" ]; then
-  echo "building $JAR (mvn -q -DskipTests package)"
-  mvn -q -DskipTests package
+  echo "building $JAR (mvn -q -Pbench -DskipTests package)"
+  mvn -q -Pbench -DskipTests package
 fi
 # The host JVM only runs the JMH harness and the report; forks get the flag from each benchmark's @Fork.
 JAVA_FLAGS=(--add-exports java.base/jdk.internal.misc=ALL-UNNAMED)

@@ -237,7 +237,7 @@ public final class ResultsPage
         md.append("\n\n");
         md.append("## Reproduce\n\n");
         md.append("```bash\n");
-        md.append("mvn -q -DskipTests package                     # builds bench/target/benchmarks.jar\n");
+        md.append("mvn -q -Pbench -DskipTests package             # builds bench/target/benchmarks.jar\n");
         md.append("bench/run-benchmarks.sh quick                  # about 5 minutes on 2 cores; or: full\n");
         md.append("bench/run-benchmarks.sh report ").append(jsonPath)
             .append("   # regenerate this page and the chart from existing results\n");
