@@ -294,6 +294,7 @@ final class ParallelIterationTest
         assertTrue(moved.contains(mover), "the observer still follows its storages");
         loader.load(snapshot.duplicate());
         assertEquals(1, loader.size(), "the loader is usable after the refused loads");
+        loader.close();
         moved.close();
         tough.close();
         hot.close();

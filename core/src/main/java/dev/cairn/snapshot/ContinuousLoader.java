@@ -44,7 +44,7 @@ import java.util.List;
 public final class ContinuousLoader implements AutoCloseable
 {
     private final World world;
-    private final World stage = new World();
+    private final World stage;
     /** Source handle to local handle. */
     private final SourceMap locals = new SourceMap();
     private final UnsafeBuffer row = new UnsafeBuffer(new byte[64]);
@@ -65,12 +65,13 @@ public final class ContinuousLoader implements AutoCloseable
      */
     public ContinuousLoader(final World world)
     {
-        if (world.isClosed())
+        if (java.util.Objects.requireNonNull(world, "world: pass the live World to load into").isClosed())
         {
             throw new IllegalStateException("cannot load into a closed World");
         }
         this.world = world;
         this.resetsMapped = world.resets();
+        this.stage = new World();
     }
 
     /**

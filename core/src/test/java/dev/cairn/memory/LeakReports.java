@@ -9,7 +9,8 @@ import java.util.logging.Logger;
 
 /**
  * Collects the leak reports the Cleaner logs through {@code dev.cairn} while a test waits for an owner to be
- * collected. Close it to stop listening.
+ * collected, and keeps them off the console meanwhile: a leak made on purpose is not news in the build's output.
+ * Close it to stop listening.
  */
 public final class LeakReports extends Handler implements AutoCloseable
 {
@@ -22,6 +23,7 @@ public final class LeakReports extends Handler implements AutoCloseable
     {
         this.prefix = prefix;
         logger.addHandler(this);
+        logger.setUseParentHandlers(false);
     }
 
     /**
@@ -69,10 +71,16 @@ public final class LeakReports extends Handler implements AutoCloseable
     @Override
     public void close()
     {
+        logger.setUseParentHandlers(true);
         logger.removeHandler(this);
     }
 
-    private synchronized List<String> messages()
+    /**
+     * The reports collected so far.
+     *
+     * @return a copy.
+     */
+    public synchronized List<String> messages()
     {
         return new ArrayList<>(messages);
     }

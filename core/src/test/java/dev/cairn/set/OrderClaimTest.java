@@ -50,13 +50,13 @@ class OrderClaimTest
     @Test
     void aClaimedSetRefusesItsOwnReorderingsNamingTheOwner()
     {
-        try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C))
+        try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C);
+             PayloadSet order = setOf(DeletionPolicy.SWAP_AND_POP, A))
         {
             set.claimOrder("group Movement");
             assertEquals("group Movement", set.ownerName());
             for (final Runnable reorder : List.<Runnable>of(
-                () -> set.sort((l, r) -> 0), () -> set.swapElements(A, B), set::compact,
-                () -> set.sortAs(setOf(DeletionPolicy.SWAP_AND_POP, A))))
+                () -> set.sort((l, r) -> 0), () -> set.swapElements(A, B), set::compact, () -> set.sortAs(order)))
             {
                 final IllegalStateException refused = assertThrows(IllegalStateException.class, reorder::run);
                 assertTrue(refused.getMessage().contains("group Movement owns it"), refused.getMessage());
