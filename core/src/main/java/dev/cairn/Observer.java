@@ -29,7 +29,9 @@ public @interface Observer
     Class<? extends Record>[] added() default {};
 
     /**
-     * Components whose update ({@code patch}, {@code markUpdated}) lets an entity enter.
+     * Components whose update ({@code patch}, {@code markUpdated}) lets an entity enter. Writes of single fields
+     * (a generated storage's setters, a {@code Ref}'s setters) are not updates: a system that writes fields and wants
+     * the observer told calls {@code markUpdated(entity)}.
      *
      * @return component records; each is required, and passed to the action unless it is a tag.
      */

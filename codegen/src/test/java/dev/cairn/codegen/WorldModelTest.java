@@ -444,14 +444,14 @@ final class WorldModelTest
             expect(IllegalStateException.class, "closed", () -> world.destroy(entity));
             for (final Slot slot : slots)
             {
-                expect(IllegalStateException.class, "closed", () -> slot.subject().storage().contains(entity));
-                expect(IllegalStateException.class, "closed", () -> slot.subject().read(entity));
-                expect(IllegalStateException.class, "closed", () -> slot.subject().readAt(0));
-                expect(IllegalStateException.class, "closed", () -> slot.subject().emplace(entity, slot.subject()
+                expect(IllegalStateException.class, "this World is closed", () -> slot.subject().storage().contains(entity));
+                expect(IllegalStateException.class, "this World is closed", () -> slot.subject().read(entity));
+                expect(IllegalStateException.class, "this World is closed", () -> slot.subject().readAt(0));
+                expect(IllegalStateException.class, "this World is closed", () -> slot.subject().emplace(entity, slot.subject()
                     .hasColumns() ? Row.random(new SplittableRandom(1)) : StorageSubject.TAG_ROW));
-                expect(IllegalStateException.class, "closed", () -> world.add(entity, slot.record().apply(
+                expect(IllegalStateException.class, "this World is closed", () -> world.add(entity, slot.record().apply(
                     Row.random(new SplittableRandom(2)))));
-                expect(IllegalStateException.class, "closed", () -> world.get(entity, slot.recordClass()));
+                expect(IllegalStateException.class, "this World is closed", () -> world.get(entity, slot.recordClass()));
             }
         }
 

@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SnapshotTest
 {
-    private static final String NEW_WORLD = Worlds.digest(new World());
+    private static final String NEW_WORLD = digestOfANewWorld();
 
     @Test
     void entitiesComeBackWithTheirHandlesAndReferencesStayValid()
@@ -379,6 +379,26 @@ class SnapshotTest
             assertMessage(copy, text, "header", "it does not start with CAIRNSNP");
             assertMessage(copy, Worlds.reseal(later), "header", "format version 2; this Cairn reads version 1");
             assertMessage(copy, later, "header", "CRC32C does not match");
+        }
+    }
+
+    @Test
+    void aBufferLoadedWithoutAFlipAfterTheSaveIsToldToFlip()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            Worlds.grow(world, new Random(5), 20);
+            final ByteBuffer buffer = ByteBuffer.allocate((int)Snapshot.sizeOf(world));
+            Snapshot.save(world, buffer);
+
+            final SnapshotFormatException ex =
+                assertThrows(SnapshotFormatException.class, () -> Snapshot.load(copy, buffer));
+
+            assertTrue(ex.getMessage().contains("flip() it before loading"), ex.getMessage());
+            assertEquals("header", ex.section());
+            assertEquals(NEW_WORLD, Worlds.digest(copy));
+            Snapshot.load(copy, buffer.flip());
+            assertEquals(Worlds.digest(world), Worlds.digest(copy));
         }
     }
 
@@ -847,6 +867,14 @@ class SnapshotTest
      * Loading {@code bytes} fails naming the section and saying what, and leaves the world as it was: the same
      * entities and components, and the same storages, so that a later save writes what it would have.
      */
+    private static String digestOfANewWorld()
+    {
+        try (World world = new World())
+        {
+            return Worlds.digest(world);
+        }
+    }
+
     static void assertMessage(final World world, final byte[] bytes, final String section, final String what)
     {
         final String before = Worlds.digest(world);

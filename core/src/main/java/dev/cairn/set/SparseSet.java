@@ -92,6 +92,8 @@ public class SparseSet implements AutoCloseable
     private final DeletionPolicy policy;
     private final OffHeap offHeap;
     private final boolean ownsMemory;
+    /** Whether the memory's owner, not this set alone, was closed: then messages name the owner, the World. */
+    private boolean closedWithWorld;
     /** Whether close() frees this set's blocks of memory it shares (a world's). */
     private final boolean closable;
     private final OffHeap.Holder holder;
@@ -221,6 +223,7 @@ public class SparseSet implements AutoCloseable
             @Override
             public void memoryFreed()
             {
+                closedWithWorld = true;
                 forgetMemory();
             }
 
@@ -1356,8 +1359,10 @@ public class SparseSet implements AutoCloseable
     {
         if (closed)
         {
-            throw new IllegalStateException(
-                name + " is closed and its off-heap memory freed; create a new World (or set) to continue");
+            throw new IllegalStateException(ownsMemory || !closedWithWorld ?
+                name + " is closed and its off-heap memory freed; create a new one to continue" :
+                "this World is closed and its off-heap memory freed, " + name + " with it; create a new World to " +
+                    "continue");
         }
     }
 

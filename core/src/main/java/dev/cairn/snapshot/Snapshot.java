@@ -386,6 +386,11 @@ public final class Snapshot
     /** Reads and checks the header; returns the number of sections. */
     static int readHeader(final SnapshotInput in)
     {
+        if (!in.raw().hasRemaining())
+        {
+            throw new SnapshotFormatException("header", 0, "there is no byte to read: the source is empty, or is a " +
+                "ByteBuffer read from where Snapshot.save left its position (flip() it before loading)");
+        }
         in.require(HEADER_BYTES, "the header");
         final int from = (int)in.offset();
         final long magic = in.getLong();
