@@ -132,15 +132,21 @@ public final class World implements AutoCloseable, Storages
         final long entity = entities.create();
         if (!createdSignal.isEmpty())
         {
+            final Throwable failure;
             creating++;
             try
             {
-                Signal.rethrow(createdSignal.send(entity, null));
+                failure = createdSignal.send(entity, null);
             }
             finally
             {
                 creating--;
             }
+            if (isClosed())
+            {
+                Signal.rethrow(Signal.collect(failure, closedByListener("create()")));
+            }
+            Signal.rethrow(failure);
         }
         return entity;
     }
@@ -164,6 +170,12 @@ public final class World implements AutoCloseable, Storages
                 for (int i = 0; i < count; i++)
                 {
                     failure = createdSignal.send(entities[i], failure);
+                    if (isClosed())
+                    {
+                        failure = Signal.collect(failure, closedByListener(
+                            "create(entities, " + count + ") announced " + Entity.toString(entities[i])));
+                        break;
+                    }
                 }
             }
             finally
@@ -852,6 +864,22 @@ public final class World implements AutoCloseable, Storages
                 offHeap.unlockStructure();
             }
         });
+    }
+
+    /**
+     * Runs a snapshot save into a buffer announced as an iteration of this world, so that a {@link #close()} from
+     * another thread is refused, not run while the save copies the world's memory. No code but the engine's runs
+     * during such a save, so the structure is not locked.
+     *
+     * @param out   the snapshot being written (only a snapshot writer has one).
+     * @param write what writes it.
+     * @throws IllegalStateException if the world is closed, or being closed by another thread.
+     */
+    public void writeSnapshotAnnounced(final SnapshotOutput out, final Runnable write)
+    {
+        java.util.Objects.requireNonNull(out, "out");
+        ensureOpen();
+        entities.runAnnounced(write);
     }
 
     /**

@@ -376,6 +376,9 @@ final class ViewSource
         }
         out.line("final SparseSet lead = " + LEAD_STORAGE + "();");
         localStorages(null);
+        out.line("lead.beginIteration(); // as forEach does: a close from another thread is refused meanwhile");
+        out.line("try");
+        out.open();
         out.line("int count = 0;");
         out.line("for (int i = lead.extent() - 1; i >= 0; i--)");
         out.open();
@@ -387,6 +390,11 @@ final class ViewSource
         out.line("count++;");
         out.close();
         out.line("return count;");
+        out.close();
+        out.line("finally");
+        out.open();
+        out.line("lead.endIteration();");
+        out.close();
         out.close();
     }
 

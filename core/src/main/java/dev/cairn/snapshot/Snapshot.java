@@ -83,7 +83,8 @@ public final class Snapshot
      *               byte order is left as it was.
      * @param types  the components to save; none for every storage of the world.
      * @throws IllegalArgumentException if the buffer is read-only or has too little room; nothing is written then.
-     * @throws IllegalStateException    if the world is closed.
+     * @throws IllegalStateException    if the world is closed, or being closed by another thread (a close from
+     *                                  another thread while the save runs is refused).
      */
     public static void save(final World world, final ByteBuffer target, final ComponentType<?, ?>... types)
     {
@@ -103,9 +104,12 @@ public final class Snapshot
                 "with Snapshot.sizeOf(world)");
         }
         final ByteOrder order = target.order();
+        final List<ComponentStorage<?>> storages = storages(world, types);
+        final SnapshotOutput out = new SnapshotOutput(target, null);
         try
         {
-            write(world, new SnapshotOutput(target, null), storages(world, types));
+            // Announced as an iteration, so that a close from another thread is refused, not run under the copy.
+            world.writeSnapshotAnnounced(out, () -> write(world, out, storages));
         }
         finally
         {
@@ -123,6 +127,8 @@ public final class Snapshot
      * @param channel where the bytes go, for example a {@link java.nio.channels.FileChannel}.
      * @param types   the components to save; none for every storage of the world.
      * @throws UncheckedIOException  if the channel fails.
+     * @throws IllegalArgumentException if the channel takes no byte of a write (it is non-blocking); part of the
+     *                               snapshot may have been written then.
      * @throws IllegalStateException if the world is closed, or its structure is locked (a parallel iteration runs: save
      *                               into a {@link ByteBuffer} then).
      */
@@ -296,6 +302,8 @@ public final class Snapshot
      * @param channel the snapshot, to its end.
      * @throws SnapshotFormatException as {@link #load(World, ByteBuffer)}.
      * @throws UncheckedIOException    if the channel fails.
+     * @throws IllegalArgumentException if a read of the channel gives no byte before its end (it is non-blocking);
+     *                                  the world is left new.
      * @throws IllegalStateException   if the world is not new, or closed.
      */
     public static void load(final World world, final ReadableByteChannel channel)
@@ -315,6 +323,8 @@ public final class Snapshot
      * @param executor runs the helping tasks.
      * @throws SnapshotFormatException as {@link #load(World, ByteBuffer)}.
      * @throws UncheckedIOException    if the channel fails.
+     * @throws IllegalArgumentException if a read of the channel gives no byte before its end (it is non-blocking);
+     *                                  the world is left new.
      * @throws IllegalStateException   if the world is not new, or closed.
      */
     public static void load(final World world, final ReadableByteChannel channel, final Executor executor)
@@ -337,8 +347,15 @@ public final class Snapshot
         ByteBuffer buffer = ByteBuffer.allocateDirect(CHANNEL_BUFFER);
         try
         {
-            while (channel.read(buffer) >= 0)
+            int read;
+            while ((read = channel.read(buffer)) >= 0)
             {
+                if (read == 0 && buffer.hasRemaining())
+                {
+                    throw new IllegalArgumentException("the channel gave no byte and did not end: it is " +
+                        "non-blocking (or has nothing yet), and a load reads the channel to its end; pass a blocking " +
+                        "channel, or gather the snapshot into a ByteBuffer and load that");
+                }
                 if (!buffer.hasRemaining())
                 {
                     if (buffer.capacity() == Integer.MAX_VALUE)

@@ -1,0 +1,128 @@
+package dev.cairn.views;
+
+import dev.cairn.World;
+import dev.cairn.snapshot.Snapshot;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Whole-world reads that run no user code, and so cannot be caught in the middle by a test's callback, refuse a close
+ * from another thread as {@code forEach} does: a close that ran under them would free the memory they read (before
+ * they announced themselves, both crashed the JVM here).
+ */
+final class ConcurrentCloseTest
+{
+    private static final int ENTITIES = 300_000;
+
+    @Test
+    void aViewCountRefusesACloseFromAnotherThread() throws Exception
+    {
+        closeWhileAnotherThreadRepeats(world ->
+        {
+            final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+            return () -> assertTrue(view.count() == ENTITIES);
+        });
+    }
+
+    @Test
+    void aSnapshotSaveIntoABufferRefusesACloseFromAnotherThread() throws Exception
+    {
+        closeWhileAnotherThreadRepeats(world ->
+        {
+            final ByteBuffer buffer = ByteBuffer.allocateDirect((int)Snapshot.sizeOf(world));
+            return () -> Snapshot.save(world, buffer.clear());
+        });
+    }
+
+    /**
+     * Has another thread run a read over a world of {@link #ENTITIES} entities again and again while this one closes
+     * the world, starting once a read is under way: every close attempt either is refused, naming the iteration, or
+     * succeeds between two reads, after which the next read says the world is closed. Over three worlds, some attempt
+     * must have met a read.
+     *
+     * @param reader makes the read for a world (on the reading thread).
+     */
+    private static void closeWhileAnotherThreadRepeats(final Function<World, Runnable> reader)
+        throws Exception
+    {
+        final ExecutorService thread = Executors.newSingleThreadExecutor();
+        int refused = 0;
+        try
+        {
+            for (int attempt = 0; attempt < 3; attempt++)
+            {
+                final World world = filledWorld();
+                final AtomicBoolean reading = new AtomicBoolean();
+                final Future<?> reads = thread.submit(() ->
+                {
+                    final Runnable read = reader.apply(world);
+                    try
+                    {
+                        // Once warm, a read announces itself within microseconds of its start.
+                        read.run();
+                        while (true)
+                        {
+                            reading.set(true);
+                            read.run();
+                        }
+                    }
+                    catch (final IllegalStateException closed)
+                    {
+                        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+                    }
+                });
+                while (!reading.get())
+                {
+                    Thread.onSpinWait();
+                }
+                // Into the read (each takes about a millisecond), past the checks it makes before it announces itself.
+                LockSupport.parkNanos(200_000);
+                while (!world.isClosed())
+                {
+                    try
+                    {
+                        world.close();
+                    }
+                    catch (final IllegalStateException ex)
+                    {
+                        assertTrue(ex.getMessage().contains("iterated"), ex.getMessage());
+                        refused++;
+                    }
+                }
+                reads.get();
+            }
+        }
+        finally
+        {
+            thread.shutdownNow();
+        }
+        assertTrue(refused > 0, "a close while a read ran was refused at least once");
+    }
+
+    private static World filledWorld()
+    {
+        final World world = new World();
+        final ViewFixtures_PosStorage positions = world.storage(ViewFixtures_PosStorage.TYPE);
+        final ViewFixtures_VelStorage velocities = world.storage(ViewFixtures_VelStorage.TYPE);
+        final long[] entities = new long[ENTITIES];
+        world.create(entities, ENTITIES);
+        for (final long entity : entities)
+        {
+            positions.emplace(entity, 1f, 2f);
+        }
+        for (int i = ENTITIES; --i >= 0; )
+        {
+            velocities.emplace(entities[i], 3f, 4f);
+        }
+        return world;
+    }
+}
