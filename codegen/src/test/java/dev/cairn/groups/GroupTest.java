@@ -384,6 +384,20 @@ final class GroupTest
     }
 
     @Test
+    void anOwnedStorageOutOfRangeIsNamedAndAClosedGroupSaysItIsClosed()
+    {
+        final RuntimeGroup group = new GroupFixtures_MovementGroup(world).group();
+
+        assertEquals(positions, group.owned(0));
+        final IndexOutOfBoundsException outside = assertThrows(IndexOutOfBoundsException.class, () -> group.owned(2));
+        assertTrue(outside.getMessage().contains("owns 2 storages, at 0 to 1; there is none at 2"), outside.getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> group.owned(-1));
+        group.close();
+        final IllegalStateException closed = assertThrows(IllegalStateException.class, () -> group.owned(0));
+        assertTrue(closed.getMessage().contains("is closed"), closed.getMessage());
+    }
+
+    @Test
     void aCursorStillStopsAtACrossingAfterAnEarlierCursorWalkWasLeftHalfWayAndTheGroupLogsNothingOnceWalksEnd()
     {
         final long[] e = movers(8);

@@ -10,7 +10,10 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -589,6 +592,48 @@ final class SignalTest
 
         assertEquals("first added listener", added.getMessage());
         assertTrue(world.isClosed());
+    }
+
+    @Test
+    void anOperationWhoseOnlyListenerClosesTheWorldThrowsInsteadOfReturningNormally()
+    {
+        final Map<String, Consumer<World>> operations = new LinkedHashMap<>();
+        operations.put("emplace", w -> w.storage(SignalFixtures_BodyStorage.TYPE).emplace(w.create(), 1f, 1f));
+        operations.put("emplace of a tag", w -> w.storage(SignalFixtures_GhostStorage.TYPE).emplace(w.create()));
+        operations.put("World.add", w -> w.add(w.create(), new Health(3)));
+        operations.put("patch", w -> w.storage(SignalFixtures_BodyStorage.TYPE).patch(bodyOf(w), 2f, 2f));
+        operations.put("markUpdated", w -> w.storage(SignalFixtures_BodyStorage.TYPE).markUpdated(bodyOf(w)));
+        operations.put("create", World::create);
+        operations.put("create(entities, count)", w -> w.create(new long[3], 3));
+
+        for (final Map.Entry<String, Consumer<World>> operation : operations.entrySet())
+        {
+            try (World other = new World())
+            {
+                final long body = other.create();
+                other.storage(SignalFixtures_BodyStorage.TYPE).emplace(body, 0f, 0f);
+                other.storage(SignalFixtures_BodyStorage.TYPE).onAdded((entity, index) -> other.close());
+                other.storage(SignalFixtures_GhostStorage.TYPE).onAdded((entity, index) -> other.close());
+                other.storage(SignalFixtures_HealthStorage.TYPE).onAdded((entity, index) -> other.close());
+                other.storage(SignalFixtures_BodyStorage.TYPE).onUpdated((entity, index) -> other.close());
+                if (operation.getKey().startsWith("create"))
+                {
+                    other.onCreated(entity -> other.close());
+                }
+
+                final IllegalStateException stopped = assertThrows(IllegalStateException.class,
+                    () -> operation.getValue().accept(other), operation.getKey());
+
+                assertTrue(stopped.getMessage().contains("closed by a listener") ||
+                    stopped.getMessage().contains("a listener closed the World"), stopped.getMessage());
+                assertTrue(other.isClosed(), operation.getKey());
+            }
+        }
+    }
+
+    private static long bodyOf(final World world)
+    {
+        return world.storage(SignalFixtures_BodyStorage.TYPE).entityAt(0);
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.cairn.World;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.observer.RuntimeObserver;
+import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshot.SnapshotFormatException;
 import dev.cairn.snapshots.SnapshotFixtures.Heat;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -219,6 +221,67 @@ class SnapshotTest
                         "packed order and values come back exactly");
                 }
             }
+        }
+    }
+
+    @Test
+    void aNonBlockingChannelThatHasNothingIsRefusedInsteadOfSpunOn()
+    {
+        final ReadableByteChannel empty = new ReadableByteChannel()
+        {
+            @Override
+            public int read(final ByteBuffer target)
+            {
+                return 0;
+            }
+
+            @Override
+            public boolean isOpen()
+            {
+                return true;
+            }
+
+            @Override
+            public void close()
+            {
+            }
+        };
+        final WritableByteChannel full = new WritableByteChannel()
+        {
+            @Override
+            public int write(final ByteBuffer source)
+            {
+                return 0;
+            }
+
+            @Override
+            public boolean isOpen()
+            {
+                return true;
+            }
+
+            @Override
+            public void close()
+            {
+            }
+        };
+        try (World world = new World(); World copy = new World(); ContinuousLoader loader = new ContinuousLoader(copy))
+        {
+            Worlds.grow(world, new Random(3), 30);
+
+            final IllegalArgumentException load =
+                assertThrows(IllegalArgumentException.class, () -> Snapshot.load(copy, empty));
+            final IllegalArgumentException continuous =
+                assertThrows(IllegalArgumentException.class, () -> loader.load(empty));
+            final IllegalArgumentException save =
+                assertThrows(IllegalArgumentException.class, () -> Snapshot.save(world, full));
+
+            assertTrue(load.getMessage().contains("non-blocking"), load.getMessage());
+            assertTrue(continuous.getMessage().contains("non-blocking"), continuous.getMessage());
+            assertTrue(save.getMessage().contains("non-blocking"), save.getMessage());
+            assertEquals(NEW_WORLD, Worlds.digest(copy));
+            world.create();
+            assertTrue(world.valid(world.create()), "the save gave the world's structure back");
         }
     }
 

@@ -72,6 +72,17 @@ final class RuntimeViewTest
     }
 
     @Test
+    void aNullListOfSetsToExcludeIsNamed()
+    {
+        final RuntimeView view = world.view(Pos.class, Vel.class);
+
+        final NullPointerException refused =
+            assertThrows(NullPointerException.class, () -> view.without((dev.cairn.set.SparseSet[])null));
+
+        assertTrue(refused.getMessage().startsWith("more"), refused.getMessage());
+    }
+
+    @Test
     void storagesAreReachableByPositionRecordClassAndType()
     {
         final RuntimeView view = world.view(Pos.class, Vel.class).without(Frozen.class);

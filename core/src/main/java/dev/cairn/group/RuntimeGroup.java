@@ -168,9 +168,16 @@ public final class RuntimeGroup implements AutoCloseable
      * @param k from 0 to {@link #ownedCount()} - 1.
      * @return the storage.
      * @throws IndexOutOfBoundsException if {@code k} is out of range.
+     * @throws IllegalStateException     if the group or its world is closed.
      */
     public ComponentStorage<?> owned(final int k)
     {
+        ensureOpen();
+        if (k < 0 || k >= owned.length)
+        {
+            throw new IndexOutOfBoundsException("group " + description + " owns " + owned.length + " storages, at 0 " +
+                "to " + (owned.length - 1) + "; there is none at " + k);
+        }
         return owned[k];
     }
 

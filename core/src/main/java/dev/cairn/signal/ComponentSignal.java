@@ -59,6 +59,11 @@ public final class ComponentSignal extends Signal<ComponentListener>
                 }
             }
         }
+        if (!first && storage.isClosed())
+        {
+            // The last listener closed it: the operation stops all the same.
+            return collect(collected, closedMeanwhile(null, storage.name(), entity));
+        }
         return collected;
     }
 }

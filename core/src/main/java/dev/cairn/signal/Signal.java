@@ -178,7 +178,8 @@ public abstract class Signal<L>
     public static Throwable closedMeanwhile(final Throwable failure, final String what, final long entity)
     {
         return failure != null ? failure : new IllegalStateException(what + " was closed by a listener while it " +
-            "announced an event of " + Entity.toString(entity) + "; the listeners after that one were not called");
+            "announced an event of " + Entity.toString(entity) + "; the operation stopped there, and listeners after " +
+            "that one were not called");
     }
 
     @SuppressWarnings("unchecked")

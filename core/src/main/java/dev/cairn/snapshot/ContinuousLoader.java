@@ -129,6 +129,8 @@ public final class ContinuousLoader implements AutoCloseable
      * @param channel the snapshot.
      * @throws SnapshotFormatException      as {@link #load(ByteBuffer)}.
      * @throws java.io.UncheckedIOException if the channel fails; nothing is changed then.
+     * @throws IllegalArgumentException     if a read of the channel gives no byte before its end (it is
+     *                                      non-blocking); nothing is changed then.
      * @throws IllegalStateException        as {@link #load(ByteBuffer)}.
      */
     public void load(final ReadableByteChannel channel)

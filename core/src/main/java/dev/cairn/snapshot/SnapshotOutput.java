@@ -155,7 +155,14 @@ public final class SnapshotOutput
         {
             while (buffer.hasRemaining())
             {
-                flushed += channel.write(buffer);
+                final int written = channel.write(buffer);
+                if (written == 0)
+                {
+                    throw new IllegalArgumentException("the channel took no byte of the snapshot: it is " +
+                        "non-blocking (or full), and a save writes to a channel until the snapshot is out; pass a " +
+                        "blocking channel, or save into a ByteBuffer and write that as the channel allows");
+                }
+                flushed += written;
             }
         }
         catch (final IOException ex)

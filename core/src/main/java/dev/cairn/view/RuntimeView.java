@@ -135,6 +135,7 @@ public final class RuntimeView
     public RuntimeView without(final SparseSet... more)
     {
         ensureOpen();
+        java.util.Objects.requireNonNull(more, "more: pass the sets to exclude");
         final List<SparseSet> all = new ArrayList<>(Arrays.asList(excluded));
         all.addAll(Arrays.asList(more));
         return new RuntimeView(world, Arrays.asList(included), all, filters);
