@@ -227,44 +227,8 @@ class SnapshotTest
     @Test
     void aNonBlockingChannelThatHasNothingIsRefusedInsteadOfSpunOn()
     {
-        final ReadableByteChannel empty = new ReadableByteChannel()
-        {
-            @Override
-            public int read(final ByteBuffer target)
-            {
-                return 0;
-            }
-
-            @Override
-            public boolean isOpen()
-            {
-                return true;
-            }
-
-            @Override
-            public void close()
-            {
-            }
-        };
-        final WritableByteChannel full = new WritableByteChannel()
-        {
-            @Override
-            public int write(final ByteBuffer source)
-            {
-                return 0;
-            }
-
-            @Override
-            public boolean isOpen()
-            {
-                return true;
-            }
-
-            @Override
-            public void close()
-            {
-            }
-        };
+        final ReadableByteChannel empty = new StalledChannel();
+        final WritableByteChannel full = new StalledChannel();
         try (World world = new World(); World copy = new World(); ContinuousLoader loader = new ContinuousLoader(copy))
         {
             Worlds.grow(world, new Random(3), 30);
@@ -282,6 +246,33 @@ class SnapshotTest
             assertEquals(NEW_WORLD, Worlds.digest(copy));
             world.create();
             assertTrue(world.valid(world.create()), "the save gave the world's structure back");
+        }
+    }
+
+    /** A non-blocking channel with nothing to give and no room to take: every read and write moves 0 bytes. */
+    private static final class StalledChannel implements ReadableByteChannel, WritableByteChannel
+    {
+        @Override
+        public int read(final ByteBuffer target)
+        {
+            return 0;
+        }
+
+        @Override
+        public int write(final ByteBuffer source)
+        {
+            return 0;
+        }
+
+        @Override
+        public boolean isOpen()
+        {
+            return true;
+        }
+
+        @Override
+        public void close()
+        {
         }
     }
 
