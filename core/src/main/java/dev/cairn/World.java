@@ -62,9 +62,10 @@ public final class World implements AutoCloseable, Storages
     private final OffHeap offHeap;
     private final EntityPool entities;
     private final Clock clock = new Clock();
-    private final EntitySignal createdSignal = new EntitySignal("World: created", this::checkListenersMutable, null);
+    private final EntitySignal createdSignal =
+        new EntitySignal("World: created", this::checkListenersMutable, null, this::isClosed);
     private final EntitySignal destroyingSignal =
-        new EntitySignal("World: destroying", this::checkListenersMutable, null);
+        new EntitySignal("World: destroying", this::checkListenersMutable, null, this::isClosed);
     private final RuntimeGroup.Registry groups;
     /** The entities being destroyed while listeners watch, innermost last: destroying one again does nothing. */
     private long[] dying = new long[4];
@@ -197,7 +198,7 @@ public final class World implements AutoCloseable, Storages
     {
         if (isSignalled())
         {
-            destroySignalled(entity);
+            destroySignalled(entity, null);
             return;
         }
         entities.destroy(entity);
@@ -231,6 +232,7 @@ public final class World implements AutoCloseable, Storages
         if (isSignalled())
         {
             this.entities.requireAliveOnce(entities, 0, count);
+            final String operation = "destroy(entities, " + count + ")";
             Throwable failure = null;
             for (int i = 0; i < count; i++)
             {
@@ -238,7 +240,7 @@ public final class World implements AutoCloseable, Storages
                 {
                     try
                     {
-                        destroySignalled(entities[i]);
+                        destroySignalled(entities[i], operation);
                     }
                     catch (final RuntimeException | Error thrown)
                     {
@@ -264,8 +266,11 @@ public final class World implements AutoCloseable, Storages
      * are removed (so the listeners can read it, and a listener that creates an entity cannot get its index), and is
      * released last. Listeners may re-add components to it; they are removed again, a few times over. Destroying it
      * again from a listener meanwhile does nothing: it goes once this destroy is done.
+     *
+     * @param operation the call the user made, for the message if a listener closes the world; null for
+     *                  {@code destroy(entity)}.
      */
-    private void destroySignalled(final long entity)
+    private void destroySignalled(final long entity, final String operation)
     {
         ensureUnlocked("destroy an entity of");
         entities.requireAlive(entity);
@@ -283,7 +288,7 @@ public final class World implements AutoCloseable, Storages
         dying[dyingCount++] = entity;
         try
         {
-            destroyAnnounced(entity);
+            destroyAnnounced(entity, operation);
         }
         finally
         {
@@ -291,12 +296,13 @@ public final class World implements AutoCloseable, Storages
         }
     }
 
-    private void destroyAnnounced(final long entity)
+    private void destroyAnnounced(final long entity, final String operation)
     {
         Throwable failure = destroyingSignal.send(entity, null);
         if (isClosed())
         {
-            Signal.rethrow(Signal.collect(failure, closedByListener("destroy(" + Entity.toString(entity) + ")")));
+            Signal.rethrow(Signal.collect(failure, closedByListener(operation != null ?
+                operation + " destroyed " + Entity.toString(entity) : "destroy(" + Entity.toString(entity) + ")")));
         }
         for (int pass = 0; entities.isAlive(entity) && hasComponentToRemove(entity); pass++)
         {
@@ -391,7 +397,7 @@ public final class World implements AutoCloseable, Storages
         ensureUnlocked("clear");
         if (isSignalled())
         {
-            destroyEachEntity();
+            destroyEachEntity("clear()");
         }
         entities.clear();
         clearStorages();
@@ -438,7 +444,7 @@ public final class World implements AutoCloseable, Storages
         }
         if (isSignalled())
         {
-            destroyEachEntity();
+            destroyEachEntity("reset()");
         }
         // Not entities.clear(): the pool forgets its entities, so putting them on its free stack first is wasted.
         clearStorages();
@@ -469,8 +475,12 @@ public final class World implements AutoCloseable, Storages
         return false;
     }
 
-    /** What clear() does while listeners watch: each entity is destroyed as {@link #destroy(long)} does it. */
-    private void destroyEachEntity()
+    /**
+     * What clear() and reset() do while listeners watch: each entity is destroyed as {@link #destroy(long)} does it.
+     *
+     * @param operation the call, for messages.
+     */
+    private void destroyEachEntity(final String operation)
     {
         Throwable failure = null;
         // Entities being destroyed already (clear() called from their listeners) go when that destroy returns.
@@ -485,18 +495,23 @@ public final class World implements AutoCloseable, Storages
             {
                 if (isClosed())
                 {
-                    Signal.rethrow(Signal.collect(failure, closedByListener("clear()")));
+                    Signal.rethrow(Signal.collect(failure, closedByListener(operation)));
                 }
                 final long entity = entities.aliveAt(index);
                 if (entity != Entity.NULL)
                 {
                     try
                     {
-                        destroySignalled(entity);
+                        destroySignalled(entity, operation);
                     }
                     catch (final RuntimeException | Error thrown)
                     {
                         failure = Signal.collect(failure, thrown);
+                        if (isClosed())
+                        {
+                            // The destroy said so, naming this call.
+                            Signal.rethrow(failure);
+                        }
                     }
                 }
             }

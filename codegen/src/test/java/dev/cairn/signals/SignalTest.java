@@ -631,6 +631,46 @@ final class SignalTest
         }
     }
 
+    @Test
+    void entityListenersAfterTheOneThatClosedTheWorldAreNotCalled()
+    {
+        try (World other = new World())
+        {
+            other.onCreated(entity -> other.close());
+            other.onCreated(entity -> log.add("created listener after the close"));
+
+            assertThrows(IllegalStateException.class, other::create);
+        }
+        try (World other = new World())
+        {
+            final long entity = other.create();
+            other.onDestroying(dying -> other.close());
+            other.onDestroying(dying -> log.add("destroying listener after the close"));
+
+            assertThrows(IllegalStateException.class, () -> other.destroy(entity));
+        }
+        assertEquals(List.of(), log);
+    }
+
+    @Test
+    void aClearOrResetWhoseListenerClosesTheWorldIsNamedInTheMessage()
+    {
+        for (final String call : List.of("clear()", "reset()"))
+        {
+            try (World other = new World())
+            {
+                other.create();
+                other.onDestroying(dying -> other.close());
+
+                final IllegalStateException stopped = assertThrows(IllegalStateException.class,
+                    call.equals("clear()") ? other::clear : other::reset);
+
+                assertTrue(stopped.getMessage().contains("a listener closed the World while " + call + " destroyed"),
+                    stopped.getMessage());
+            }
+        }
+    }
+
     private static long bodyOf(final World world)
     {
         return world.storage(SignalFixtures_BodyStorage.TYPE).entityAt(0);

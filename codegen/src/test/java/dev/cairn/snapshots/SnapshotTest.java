@@ -451,6 +451,15 @@ class SnapshotTest
             assertTrue(ex.getMessage().contains("flip() it before loading"), ex.getMessage());
             assertEquals("header", ex.section());
             assertEquals(NEW_WORLD, Worlds.digest(copy));
+            for (final int spare : new int[] {3, 64})
+            {
+                final ByteBuffer larger = ByteBuffer.allocate((int)Snapshot.sizeOf(world) + spare);
+                Snapshot.save(world, larger);
+                final SnapshotFormatException unflipped =
+                    assertThrows(SnapshotFormatException.class, () -> Snapshot.load(copy, larger), "spare " + spare);
+                assertTrue(unflipped.getMessage().contains("flip() a buffer Snapshot.save wrote into"),
+                    unflipped.getMessage());
+            }
             Snapshot.load(copy, buffer.flip());
             assertEquals(Worlds.digest(world), Worlds.digest(copy));
         }

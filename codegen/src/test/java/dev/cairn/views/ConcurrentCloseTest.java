@@ -5,6 +5,7 @@ import dev.cairn.snapshot.Snapshot;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -41,6 +43,66 @@ final class ConcurrentCloseTest
             final ByteBuffer buffer = ByteBuffer.allocateDirect((int)Snapshot.sizeOf(world));
             return () -> Snapshot.save(world, buffer.clear());
         });
+    }
+
+    @Test
+    void closesRefusedForAnotherWalkDoNotMakeReadsOnAThirdThreadFail() throws Exception
+    {
+        final ExecutorService threads = Executors.newFixedThreadPool(2);
+        final World world = filledWorld();
+        final CountDownLatch walking = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicBoolean stop = new AtomicBoolean();
+        try
+        {
+            final Future<?> walk = threads.submit(() -> world.storage(ViewFixtures_PosStorage.TYPE).forEach(entity ->
+            {
+                walking.countDown();
+                try
+                {
+                    release.await();
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+            walking.await();
+            final Future<Integer> closes = threads.submit(() ->
+            {
+                int refused = 0;
+                while (!stop.get())
+                {
+                    try
+                    {
+                        world.close();
+                    }
+                    catch (final IllegalStateException ex)
+                    {
+                        refused++;
+                    }
+                }
+                return refused;
+            });
+            final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+            final ByteBuffer buffer = ByteBuffer.allocateDirect((int)Snapshot.sizeOf(world));
+            for (int read = 0; read < 200; read++)
+            {
+                assertEquals(ENTITIES, view.count(), "a count while closes were refused");
+                Snapshot.save(world, buffer.clear());
+            }
+            stop.set(true);
+            assertTrue(closes.get() > 0, "closes were attempted and refused meanwhile");
+            release.countDown();
+            walk.get();
+        }
+        finally
+        {
+            stop.set(true);
+            release.countDown();
+            threads.shutdownNow();
+            world.close();
+        }
     }
 
     /**

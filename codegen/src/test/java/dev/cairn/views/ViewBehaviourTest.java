@@ -443,6 +443,39 @@ final class ViewBehaviourTest
         }
     }
 
+    @Test
+    void aCountInsideAWalkLeavesTheWalksCheckOfManyMovesInOneStepAsItWas()
+    {
+        final long[] entities = create(200);
+        for (final long entity : entities)
+        {
+            positions.emplace(entity, 1f, 1f);
+            velocities.emplace(entity, 1, 1);
+        }
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final ViewFixtures_PosVelView other = new ViewFixtures_PosVelView(world);
+        final int[] visits = {0};
+
+        view.forEach((entity, pos, vel) ->
+        {
+            if (++visits[0] == 100)
+            {
+                // 140 moves in one step, none across the walk: each removal swaps the last member into the part
+                // walked, each add joins at the end. More than the log keeps one by one, so the walk checks their span.
+                final int at = positions.indexOf(entity);
+                for (int k = 0; k < 70; k++)
+                {
+                    final long behind = positions.entityAt(at + 1);
+                    positions.remove(behind);
+                    positions.emplace(behind, 2f, 2f);
+                }
+                assertEquals(200, other.count());
+            }
+        });
+
+        assertEquals(200, visits[0], "a count() is no walk of its own: it did not make this one stop");
+    }
+
     private long[] create(final int count)
     {
         final long[] entities = new long[count];

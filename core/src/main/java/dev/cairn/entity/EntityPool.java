@@ -585,7 +585,7 @@ public final class EntityPool
     private void announceIteration()
     {
         ITERATIONS.getAndAdd(this, 1);
-        if (offHeap.isClosing())
+        if (offHeap.isClosing() && !offHeap.awaitCloseDecision())
         {
             ITERATIONS.getAndAdd(this, -1);
             ensureOpen();

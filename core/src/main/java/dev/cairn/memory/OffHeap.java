@@ -87,6 +87,8 @@ public final class OffHeap
     private final Cleaner.Cleanable cleanable;
     private final ArrayList<Holder> holders = new ArrayList<>();
     private volatile boolean closing;
+    /** Set once a close that passed its checks has freed (or tried to free) every block. */
+    private volatile boolean freed;
     private String lockedBy;
     private boolean lockedForParallel;
 
@@ -529,13 +531,51 @@ public final class OffHeap
                     "another thread): it would free memory the iteration reads; close it after the iteration returns");
             }
         }
-        for (final Holder holder : holders)
+        try
         {
-            holder.memoryFreed();
+            for (final Holder holder : holders)
+            {
+                holder.memoryFreed();
+            }
+            holders.clear();
+            blocks.explicitlyClosed = true;
+            cleanable.clean();
         }
-        holders.clear();
-        blocks.explicitlyClosed = true;
-        cleanable.clean();
+        finally
+        {
+            freed = true;
+        }
+    }
+
+    /**
+     * For an iteration that counted itself in and then found a {@link #close()} under way on another thread: waits
+     * until that close has decided, which takes no longer than telling the holders and freeing the blocks (a close runs
+     * no code but the engine's). The close either saw the iteration and was refused, and the iteration may go on, or
+     * had already passed its check, and the memory is gone.
+     *
+     * @return true if the memory stays (no close under way, or it was refused); false if it was freed.
+     */
+    public boolean awaitCloseDecision()
+    {
+        while (closing)
+        {
+            if (freed)
+            {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return true;
+    }
+
+    /**
+     * What messages call the owner of this memory, for example {@code "World"}.
+     *
+     * @return the name given when it was made.
+     */
+    public String ownerName()
+    {
+        return blocks.ownerName;
     }
 
     /**

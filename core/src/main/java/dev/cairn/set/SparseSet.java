@@ -92,8 +92,8 @@ public class SparseSet implements AutoCloseable
     private final DeletionPolicy policy;
     private final OffHeap offHeap;
     private final boolean ownsMemory;
-    /** Whether the memory's owner, not this set alone, was closed: then messages name the owner, the World. */
-    private boolean closedWithWorld;
+    /** Whether the memory's owner (a World), not this set alone, was closed: then messages name the owner. */
+    private boolean closedWithOwner;
     /** Whether close() frees this set's blocks of memory it shares (a world's). */
     private final boolean closable;
     private final OffHeap.Holder holder;
@@ -223,7 +223,7 @@ public class SparseSet implements AutoCloseable
             @Override
             public void memoryFreed()
             {
-                closedWithWorld = true;
+                closedWithOwner = true;
                 forgetMemory();
             }
 
@@ -1088,15 +1088,17 @@ public class SparseSet implements AutoCloseable
      */
     public final void beginIteration()
     {
-        ITERATIONS.getAndAdd(this, 1);
-        if (offHeap.isClosing())
+        final int walksBefore = (int)ITERATIONS.getAndAdd(this, 1);
+        if (offHeap.isClosing() && !offHeap.awaitCloseDecision())
         {
             ITERATIONS.getAndAdd(this, -1);
             ensureOpen();
             throw new IllegalStateException(name + " is being closed by another thread; it cannot be iterated");
         }
-        if (!locked)
+        if (walksBefore == 0 && !locked)
         {
+            // Only the outermost walk starts the log's span afresh: a nested one (or a count()) would otherwise make
+            // the walk it runs in count the moves pushed out before as crossings.
             walkMoves.restart();
         }
     }
@@ -1359,10 +1361,10 @@ public class SparseSet implements AutoCloseable
     {
         if (closed)
         {
-            throw new IllegalStateException(ownsMemory || !closedWithWorld ?
+            throw new IllegalStateException(ownsMemory || !closedWithOwner ?
                 name + " is closed and its off-heap memory freed; create a new one to continue" :
-                "this World is closed and its off-heap memory freed, " + name + " with it; create a new World to " +
-                    "continue");
+                "this " + offHeap.ownerName() + " is closed and its off-heap memory freed, " + name + " with it; " +
+                    "create a new " + offHeap.ownerName() + " to continue");
         }
     }
 

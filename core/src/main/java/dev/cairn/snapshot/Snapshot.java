@@ -403,10 +403,19 @@ public final class Snapshot
     /** Reads and checks the header; returns the number of sections. */
     static int readHeader(final SnapshotInput in)
     {
-        if (!in.raw().hasRemaining())
+        final ByteBuffer source = in.raw();
+        final int position = source.position();
+        if (!source.hasRemaining())
         {
             throw new SnapshotFormatException("header", 0, "there is no byte to read: the source is empty, or is a " +
                 "ByteBuffer read from where Snapshot.save left its position (flip() it before loading)");
+        }
+        if (position >= Long.BYTES && source.getLong(0) == MAGIC &&
+            (source.remaining() < Long.BYTES || source.getLong(position) != MAGIC))
+        {
+            throw new SnapshotFormatException("header", 0, "it does not start with CAIRNSNP, but this buffer holds " +
+                "a snapshot from byte 0, before its position " + position + ": flip() a buffer Snapshot.save wrote " +
+                "into before loading it");
         }
         in.require(HEADER_BYTES, "the header");
         final int from = (int)in.offset();

@@ -665,6 +665,9 @@ class SparseSetTest
             "World instead"), owned.getMessage());
         assertTrue(withOwner.contains(A), "a refused close changes nothing");
         offHeap.close();
+        final IllegalStateException ownerClosed = assertThrows(IllegalStateException.class, () -> withOwner.insert(B));
+        assertTrue(ownerClosed.getMessage().startsWith("this test world is closed and its off-heap memory freed, " +
+            "owned set with it; create a new test world"), ownerClosed.getMessage());
         withOwner.close();
         set.close();
         set.close();
