@@ -38,7 +38,8 @@ import java.util.function.LongConsumer;
  * <p>
  * <b>Memory.</b> The world owns the off-heap memory of its entities and of every storage: storages live as long as
  * the world and cannot be closed on their own. {@link #close()} frees it all; it refuses while any iteration over the
- * world (a view's or storage's {@code forEach}, {@link #forEachEntity}) is in progress on any thread. A world that
+ * world (a view's, group's, observer's or storage's {@code forEach}, a view's {@code count()},
+ * {@link #forEachEntity}, a snapshot save or load) is in progress on any thread. A world that
  * becomes unreachable without being closed is freed by the garbage collector's Cleaner and reported once through the
  * {@link System.Logger} {@code dev.cairn} (with {@code -Dcairn.leakTracking=true} the report says where it was
  * created); close worlds explicitly, as the Cleaner may run late or never. An optional budget caps the off-heap
