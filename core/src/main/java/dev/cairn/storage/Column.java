@@ -12,7 +12,8 @@ import org.agrona.concurrent.UnsafeBuffer;
  * more room), {@code shrinkToFit}, any removal, sort, swap, compaction, {@code clear}, and closing the storage or its
  * world. Adding components that fit does not invalidate it; writing fields through any accessor does not either.
  * Every method here checks validity first and throws {@link IllegalStateException} once the column is stale; what you
- * did with an address or buffer obtained earlier cannot be checked: do not use it after the storage changed.
+ * did with an address or buffer obtained earlier cannot be checked: do not use it after the storage changed. A raw
+ * address keeps nothing alive: hold the world (or the column) while native code uses it.
  * Not thread-safe; allocation-free except {@link #buffer()}.
  */
 public final class Column
@@ -105,7 +106,8 @@ public final class Column
     /**
      * An Agrona buffer over the column's bytes, for code that reads or writes them through a
      * {@link org.agrona.MutableDirectBuffer}. It wraps the memory as it is now: its accesses are not checked against
-     * later changes of the storage.
+     * later changes of the storage. It holds the storage, so a world that nothing else reaches is not freed by the
+     * garbage collector's Cleaner while the buffer is reachable (a raw {@link #address()} holds nothing).
      *
      * @return a new buffer of {@link #byteLength()} bytes.
      * @throws IllegalStateException if the column is stale, or longer than a buffer can be (2^31 - 1 bytes).
@@ -119,7 +121,20 @@ public final class Column
                 "a column of " + byteLength() + " bytes is longer than an Agrona buffer can be; use address() and " +
                 "byteLength(), or first(...) to take less");
         }
-        return count == 0 ? new UnsafeBuffer(new byte[0]) : new UnsafeBuffer(address, (int)byteLength());
+        return count == 0 ? new UnsafeBuffer(new byte[0]) : new HoldingBuffer(address, (int)byteLength(), storage);
+    }
+
+    /** A buffer over a column that keeps the column's storage, and so its memory's owner, reachable. */
+    private static final class HoldingBuffer extends UnsafeBuffer
+    {
+        @SuppressWarnings({"unused", "FieldCanBeLocal"})
+        private final ComponentStorage<?> storage;
+
+        HoldingBuffer(final long address, final int length, final ComponentStorage<?> storage)
+        {
+            super(address, length);
+            this.storage = storage;
+        }
     }
 
     /**
