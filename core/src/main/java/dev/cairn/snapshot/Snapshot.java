@@ -174,7 +174,9 @@ public final class Snapshot
      * is a sequential load's, exceptions included: if several sections fail, the first in the snapshot's order is
      * reported, and the world is left as it was. Helpers never wait for each other or for the calling thread, so an
      * executor that rejects the tasks, runs them on the calling thread, or runs them late only leaves more of the work
-     * to the calling thread.
+     * to the calling thread. The executor's {@code execute} runs on the calling thread while helpers may be copying
+     * into the world: it must hand the task on and not change the world (a structural change from it could move
+     * memory a helper writes; this is not checked).
      *
      * @param world    a new world.
      * @param source   the snapshot.
