@@ -138,12 +138,7 @@ final class ViewBehaviourTest
     @Test
     void removingTheCurrentEntityOrItsComponentsVisitsTheRestOnce()
     {
-        final long[] entities = create(100);
-        for (final long entity : entities)
-        {
-            positions.emplace(entity, 0f, 0f);
-            velocities.emplace(entity, 1, 1);
-        }
+        movers(100);
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
         final List<Long> visited = new ArrayList<>();
         view.forEach((entity, pos, vel) ->
@@ -446,12 +441,7 @@ final class ViewBehaviourTest
     @Test
     void aCountInsideAWalkLeavesTheWalksCheckOfManyMovesInOneStepAsItWas()
     {
-        final long[] entities = create(200);
-        for (final long entity : entities)
-        {
-            positions.emplace(entity, 1f, 1f);
-            velocities.emplace(entity, 1, 1);
-        }
+        movers(200);
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
         final ViewFixtures_PosVelView other = new ViewFixtures_PosVelView(world);
         final int[] visits = {0};
@@ -474,6 +464,18 @@ final class ViewBehaviourTest
         });
 
         assertEquals(200, visits[0], "a count() is no walk of its own: it did not make this one stop");
+    }
+
+    /** Creates {@code count} entities, each with a position at the origin and a velocity of (1, 1). */
+    private long[] movers(final int count)
+    {
+        final long[] entities = create(count);
+        for (final long entity : entities)
+        {
+            positions.emplace(entity, 0f, 0f);
+            velocities.emplace(entity, 1, 1);
+        }
+        return entities;
     }
 
     private long[] create(final int count)
