@@ -87,6 +87,8 @@ public final class CommandBuffer
     static final long PLACEHOLDERS = 1L << 32;
 
     private final World world;
+    /** This buffer's hold on its tag, which notes the lanes so that the tag's next buffer numbers on from them. */
+    private final PlaceholderTags.Lease lease;
     /** Bits 48 to 62 of this buffer's placeholders: tells them from another buffer's. */
     private final long tag;
     private final ThreadLocal<Lane> laneOfThread = ThreadLocal.withInitial(this::newLane);
@@ -115,7 +117,8 @@ public final class CommandBuffer
         {
             throw new IllegalStateException("the World is closed; create a command buffer for an open one");
         }
-        tag = (long)PlaceholderTags.take(this) << 48;
+        lease = PlaceholderTags.take(this);
+        tag = (long)lease.tag << 48;
     }
 
     /**
@@ -419,8 +422,9 @@ public final class CommandBuffer
         {
             lanesByThread = new Lane[lanesByThread.length * 2];
         }
-        final Lane lane = new Lane(laneCount, tag, world);
+        final Lane lane = new Lane(laneCount, tag, lease.firstNumber(laneCount), world);
         lanes[laneCount++] = lane;
+        lease.lanes(lanes, laneCount);
         return lane;
     }
 
@@ -624,9 +628,10 @@ public final class CommandBuffer
         /** The storage of each type id this lane recorded for. */
         ComponentStorage<?>[] storagesById = new ComponentStorage<?>[8];
 
-        Lane(final int id, final long tag, final World world)
+        Lane(final int id, final long tag, final long firstNumber, final World world)
         {
             this.id = id;
+            this.base = firstNumber;
             this.world = world;
             this.placeholderBits = Long.MIN_VALUE | tag | ((long)id << 32);
         }
@@ -778,12 +783,19 @@ public final class CommandBuffer
             }
             if (base + createdCount >= PLACEHOLDERS)
             {
-                throw new IllegalStateException("a thread has taken " + PLACEHOLDERS + " placeholders from this " +
-                    "command buffer, all its placeholder numbers: a new one could be taken for one handed out before; " +
-                    "record creates into a new CommandBuffer");
+                throw new IllegalStateException("a thread has taken every placeholder number of its lane in this " +
+                    "command buffer (" + PLACEHOLDERS + " over the lifetimes of the buffers that held its tag, at " +
+                    "least " + PlaceholderTags.RETIRED_AFTER + " of them in this one): a new one could be taken for " +
+                    "one handed out before; record creates into a new CommandBuffer");
             }
             created[createdCount] = Entity.NULL;
             return placeholderBits | (base + createdCount++);
+        }
+
+        /** The number of the next placeholder this lane hands out. */
+        long nextNumber()
+        {
+            return base + createdCount;
         }
 
         /** Where the entity a placeholder of this lane stands for goes in {@code created}: -1 if not this round's. */

@@ -7,18 +7,72 @@ import java.util.BitSet;
  * The tags that tell one command buffer's placeholders from another's: 15 bits of every placeholder. A tag is held
  * by one reachable buffer at a time and returns here when its buffer becomes unreachable, so two buffers a program
  * can still use never share one, however many buffers it creates over its life.
+ * <p>
+ * A placeholder kept after its buffer was dropped still carries the tag, so the tag's next buffer must not hand out
+ * the same value: each lane of the next buffer numbers its placeholders on from where the same lane of the tag's
+ * earlier buffers stopped. A placeholder of a dropped buffer is then unknown to every later one, as an earlier round's
+ * is after {@code apply()}. A tag whose lane has used half its numbers is retired rather than handed out again, so a
+ * buffer always has at least that half to use.
  */
 final class PlaceholderTags
 {
     /** How many buffers can be reachable at once. */
     static final int COUNT = 1 << 15;
+    /** A released tag one of whose lanes has handed out this many placeholder numbers is not handed out again. */
+    static final long RETIRED_AFTER = CommandBuffer.PLACEHOLDERS / 2;
 
     private static final Cleaner CLEANER = Cleaner.create();
+    private static final long[] NO_NUMBERS = new long[0];
     private static final BitSet TAKEN = new BitSet(COUNT);
+    /** Per tag, the first placeholder number of each lane of its next buffer; empty for a tag never released. */
+    private static final long[][] NEXT_NUMBERS = new long[COUNT][];
     private static int next;
+    private static int retired;
 
     private PlaceholderTags()
     {
+    }
+
+    /** A buffer's hold on its tag: the lanes whose numbers the tag's next buffer goes on from. */
+    static final class Lease implements Runnable
+    {
+        final int tag;
+        private final long[] firstNumbers;
+        private CommandBuffer.Lane[] lanes = new CommandBuffer.Lane[0];
+        private int laneCount;
+
+        private Lease(final int tag, final long[] firstNumbers)
+        {
+            this.tag = tag;
+            this.firstNumbers = firstNumbers;
+        }
+
+        /** The first placeholder number of the buffer's lane {@code id}. */
+        long firstNumber(final int id)
+        {
+            return id < firstNumbers.length ? firstNumbers[id] : 0;
+        }
+
+        /** Notes the buffer's lanes, whose numbers are read when it has become unreachable. */
+        synchronized void lanes(final CommandBuffer.Lane[] lanes, final int laneCount)
+        {
+            this.lanes = lanes;
+            this.laneCount = laneCount;
+        }
+
+        /** Runs once the buffer is unreachable: its lanes are no longer written. */
+        @Override
+        public synchronized void run()
+        {
+            final long[] numbers = java.util.Arrays.copyOf(firstNumbers, Math.max(firstNumbers.length, laneCount));
+            boolean worn = false;
+            for (int id = 0; id < laneCount; id++)
+            {
+                numbers[id] = lanes[id].nextNumber();
+                worn |= numbers[id] >= RETIRED_AFTER;
+            }
+            release(tag, worn ? null : numbers);
+        }
     }
 
     /**
@@ -26,13 +80,13 @@ final class PlaceholderTags
      * asks the garbage collector to find unreachable buffers first, as direct byte buffers do with their memory.
      *
      * @param buffer the buffer that holds the tag.
-     * @return the tag, from 0 to {@link #COUNT} - 1.
+     * @return the lease of the tag, from 0 to {@link #COUNT} - 1, for the buffer to note its lanes in.
      * @throws IllegalStateException if {@link #COUNT} buffers stay reachable.
      */
-    static int take(final Object buffer)
+    static Lease take(final Object buffer)
     {
-        int tag = tryTake();
-        for (int attempt = 0; tag < 0 && attempt < 8; attempt++)
+        Lease lease = tryTake();
+        for (int attempt = 0; lease == null && attempt < 8; attempt++)
         {
             System.gc();
             try
@@ -44,19 +98,20 @@ final class PlaceholderTags
                 Thread.currentThread().interrupt();
                 break;
             }
-            tag = tryTake();
+            lease = tryTake();
         }
-        if (tag < 0)
+        if (lease == null)
         {
-            throw new IllegalStateException(COUNT + " command buffers are reachable at once, the most there can be: " +
-                "keep a buffer per system and apply() it each step rather than creating new ones");
+            throw new IllegalStateException(COUNT + " command buffers are reachable at once, the most there can be" +
+                (retiredCount() > 0 ? " (" + retiredCount() + " of the tags that tell them apart are retired after " +
+                    RETIRED_AFTER + " placeholders each)" : "") +
+                ": keep a buffer per system and apply() it each step rather than creating new ones");
         }
-        final int taken = tag;
-        CLEANER.register(buffer, () -> release(taken));
-        return tag;
+        CLEANER.register(buffer, lease);
+        return lease;
     }
 
-    private static synchronized int tryTake()
+    private static synchronized Lease tryTake()
     {
         int tag = TAKEN.nextClearBit(next);
         if (tag >= COUNT)
@@ -64,16 +119,28 @@ final class PlaceholderTags
             tag = TAKEN.nextClearBit(0);
             if (tag >= COUNT)
             {
-                return -1;
+                return null;
             }
         }
         TAKEN.set(tag);
         next = tag + 1;
-        return tag;
+        final long[] numbers = NEXT_NUMBERS[tag];
+        return new Lease(tag, numbers == null ? NO_NUMBERS : numbers);
     }
 
-    private static synchronized void release(final int tag)
+    private static synchronized void release(final int tag, final long[] nextNumbers)
     {
+        if (nextNumbers == null)
+        {
+            retired++;
+            return;
+        }
+        NEXT_NUMBERS[tag] = nextNumbers;
         TAKEN.clear(tag);
+    }
+
+    private static synchronized int retiredCount()
+    {
+        return retired;
     }
 }

@@ -1,0 +1,103 @@
+package dev.cairn.command;
+
+import dev.cairn.World;
+import org.junit.jupiter.api.Test;
+
+import java.lang.reflect.Field;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A placeholder kept after its buffer was dropped: the buffer's tag goes to a later buffer once the first is
+ * unreachable, and that later buffer must not take the kept value for one of its own creates.
+ */
+final class PlaceholderTagReuseTest
+{
+    /** Buffers made while waiting for a tag to come round: the tags are handed out in turn, so two rounds and more. */
+    private static final int BUFFERS_TRIED = 3 * PlaceholderTags.COUNT;
+
+    @Test
+    void aPlaceholderOfADroppedBufferNamesNothingInTheBufferThatGetsItsTag() throws Exception
+    {
+        try (World world = new World())
+        {
+            final long[] kept = placeholdersOfADroppedBuffer(world, 3, 0);
+
+            final CommandBuffer heir = bufferWithTagOf(world, kept[0]);
+
+            assertNotNull(heir, "the dropped buffer's tag came round to a new buffer");
+            final long own = heir.create();
+            for (final long old : kept)
+            {
+                assertTrue(own != old, "a new placeholder is never the value of a kept one");
+            }
+            for (final long old : kept)
+            {
+                heir.destroy(old);
+            }
+            assertEquals(kept.length, heir.apply(), "the kept placeholders name nothing: their destroys are skipped");
+            assertEquals(1, world.aliveCount(), "the heir's own create stands");
+        }
+    }
+
+    @Test
+    void aTagWhoseLaneUsedHalfItsNumbersIsRetired() throws Exception
+    {
+        try (World world = new World())
+        {
+            final long[] kept = placeholdersOfADroppedBuffer(world, 1, PlaceholderTags.RETIRED_AFTER);
+
+            assertNull(bufferWithTagOf(world, kept[0]), "no buffer gets the tag again");
+        }
+    }
+
+    /** The first placeholders of a buffer whose lane then moves {@code firstNumber} on; dropped on return. */
+    private static long[] placeholdersOfADroppedBuffer(final World world, final int count, final long firstNumber)
+        throws ReflectiveOperationException
+    {
+        final CommandBuffer dropped = new CommandBuffer(world);
+        final long[] placeholders = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            placeholders[i] = dropped.create();
+        }
+        lane(dropped).base += firstNumber; // as after that many creates applied before
+        return placeholders;
+    }
+
+    /** Makes and drops buffers until one has the tag of {@code placeholder}; null if none did. */
+    private static CommandBuffer bufferWithTagOf(final World world, final long placeholder)
+        throws ReflectiveOperationException, InterruptedException
+    {
+        final long tag = placeholder & 0x7FFF_0000_0000_0000L;
+        final Field tagField = CommandBuffer.class.getDeclaredField("tag");
+        tagField.setAccessible(true);
+        for (int i = 0; i < BUFFERS_TRIED; i++)
+        {
+            if (i % 4096 == 0)
+            {
+                System.gc();
+                Thread.sleep(10);
+            }
+            final CommandBuffer buffer = new CommandBuffer(world);
+            if (tagField.getLong(buffer) == tag)
+            {
+                return buffer;
+            }
+        }
+        return null;
+    }
+
+    private static CommandBuffer.Lane lane(final CommandBuffer commands) throws ReflectiveOperationException
+    {
+        final Field lanes = CommandBuffer.class.getDeclaredField("lanes");
+        lanes.setAccessible(true);
+        final CommandBuffer.Lane lane = ((CommandBuffer.Lane[])lanes.get(commands))[0];
+        assertFalse(lane == null, "the buffer has a lane");
+        return lane;
+    }
+}
