@@ -933,6 +933,28 @@ public final class World implements AutoCloseable, Storages
         entities.runAnnounced(load);
     }
 
+    /**
+     * Runs {@code handOut}, which hands a snapshot load's tasks to the program's executor, with this world's structure
+     * locked: the executor's {@code execute} runs on the loading thread, and a structural change or a close from it
+     * is refused with an {@link IllegalStateException} (which the load takes as the executor refusing the task).
+     *
+     * @param in      the snapshot being read (only a snapshot loader has one).
+     * @param handOut what calls the executor.
+     */
+    public void handOutLoadTasks(final SnapshotInput in, final Runnable handOut)
+    {
+        java.util.Objects.requireNonNull(in, "in");
+        offHeap.lockStructureForCopy("Snapshot.load's executor, whose execute() must only hand the task on,");
+        try
+        {
+            handOut.run();
+        }
+        finally
+        {
+            offHeap.unlockStructure();
+        }
+    }
+
     private void checkNew()
     {
         ensureUnlocked("load a snapshot into");

@@ -169,6 +169,62 @@ class ParallelLoadTest
     }
 
     @Test
+    void anExecutorWhoseExecuteChangesTheWorldIsRefusedAndTheLoadEndsAsASequentialOne()
+    {
+        final byte[] valid = randomSnapshot(17);
+        try (World expected = new World(); World loaded = new World())
+        {
+            Snapshot.load(expected, ByteBuffer.wrap(valid));
+            final List<String> refusals = new ArrayList<>();
+            final List<Runnable> changes = List.of(
+                loaded::create,
+                () ->
+                {
+                    final boolean poolLoaded = loaded.aliveCount() > 0;
+                    loaded.forEachEntity(loaded::destroy);
+                    if (!poolLoaded)
+                    {
+                        refusals.add("Snapshot.load's executor: nothing to destroy before the pool loads");
+                    }
+                },
+                () -> loaded.storage(SnapshotFixtures_HeatStorage.TYPE).reserve(100_000),
+                () -> loaded.add(0, new SnapshotFixtures.Marked()),
+                loaded::clear,
+                loaded::reset,
+                loaded::close);
+            final Executor meddling = task ->
+            {
+                for (final Runnable change : changes)
+                {
+                    try
+                    {
+                        final int before = refusals.size();
+                        change.run();
+                        if (refusals.size() == before)
+                        {
+                            refusals.add("not refused: change " + changes.indexOf(change));
+                        }
+                    }
+                    catch (final RuntimeException refused)
+                    {
+                        refusals.add(refused.getClass().getSimpleName() + ": " + refused.getMessage());
+                    }
+                }
+                THREADS.execute(task);
+            };
+
+            Snapshot.load(loaded, ByteBuffer.wrap(valid), meddling);
+
+            assertEquals(Worlds.digest(expected), Worlds.digest(loaded), "the load ended as a sequential one");
+            assertTrue(refusals.size() >= 2 * changes.size(), "execute() ran before and after the pool loaded");
+            for (final String refusal : refusals)
+            {
+                assertTrue(refusal.contains("Snapshot.load's executor") || refusal.contains("iterated"), refusal);
+            }
+        }
+    }
+
+    @Test
     void anExecutorThatThrowsAnErrorOrACheckedExceptionLeavesTheWorkToTheCallingThread()
     {
         final byte[] valid = randomSnapshot(16);
@@ -264,7 +320,8 @@ class ParallelLoadTest
                 }
                 catch (final IllegalStateException ex)
                 {
-                    assertTrue(ex.getMessage().contains("iterated"), ex.getMessage());
+                    assertTrue(ex.getMessage().contains("iterated") ||
+                        ex.getMessage().contains("Snapshot.load's executor"), ex.getMessage());
                 }
             }
             load.get();

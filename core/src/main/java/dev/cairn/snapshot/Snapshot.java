@@ -174,9 +174,10 @@ public final class Snapshot
      * is a sequential load's, exceptions included: if several sections fail, the first in the snapshot's order is
      * reported, and the world is left as it was. Helpers never wait for each other or for the calling thread, so an
      * executor that rejects the tasks, runs them on the calling thread, or runs them late only leaves more of the work
-     * to the calling thread. The executor's {@code execute} runs on the calling thread while helpers may be copying
-     * into the world: it must hand the task on and not change the world (a structural change from it could move
-     * memory a helper writes; this is not checked).
+     * to the calling thread. The executor's {@code execute} runs on the calling thread and must only hand the task on:
+     * it runs before any helper writes into the world and with the world's structure locked, so a change it tries
+     * (creating, destroying, adding, reserving, resetting, closing) throws {@link IllegalStateException}, which the
+     * load takes as the executor refusing the task.
      *
      * @param world    a new world.
      * @param source   the snapshot.
@@ -292,7 +293,7 @@ public final class Snapshot
         {
             parts.scanFailed(ex, reading);
         }
-        parts.readAll(world, executor);
+        parts.readAll(world, in, executor);
         world.loadedSnapshot(in);
     }
 

@@ -107,13 +107,14 @@ final class SnapshotSections
      * them; throws the first failure in the snapshot's order.
      *
      * @param target   the world loaded into.
+     * @param in       the loader's input, which the world asks for to lock its structure around the executor.
      * @param executor helps this thread; null for one section after the other on this thread alone.
      */
-    void readAll(final World target, final Executor executor)
+    void readAll(final World target, final SnapshotInput in, final Executor executor)
     {
         if (parallel)
         {
-            readTogether(target, executor);
+            readTogether(target, in, executor);
         }
         else if (world.read() == null)
         {
@@ -141,24 +142,33 @@ final class SnapshotSections
      * Reads the sections on this thread and the executor's: the checksums from the start, the storages' sections once
      * this thread has read the world's. Returns only once every job a helper took is done, whatever happens: the
      * world is not to be touched, let alone unloaded, while a helper writes into it.
+     * <p>
+     * The executor's {@code execute} is the program's code, run on this thread: it runs with the world's structure
+     * locked, so that a change it tries is refused, and before any helper may write into the world, so that nothing
+     * it does can move memory under a helper. A helper that starts while tasks are still being handed out waits for
+     * the handing out to end, a millisecond at most, and otherwise leaves the storages to the other threads.
      */
-    private void readTogether(final World target, final Executor executor)
+    private void readTogether(final World target, final SnapshotInput in, final Executor executor)
     {
         final JobQueue checksums = new JobQueue(withChecksums(), true);
         JobQueue reads = null;
         try
         {
-            checksums.help(executor, checksums::runAll);
+            target.handOutLoadTasks(in, () -> checksums.help(executor, checksums::runAll));
             if (world.read() == null)
             {
                 makeStorages(target);
                 final JobQueue storageReads = new JobQueue(readable(), false);
                 reads = storageReads;
-                storageReads.help(executor, () ->
+                target.handOutLoadTasks(in, () -> storageReads.help(executor, () ->
                 {
-                    storageReads.runAll();
+                    if (storageReads.awaitHandedOut())
+                    {
+                        storageReads.runAll();
+                    }
                     checksums.runAll();
-                });
+                }));
+                storageReads.handedOut();
                 storageReads.runAll();
             }
         }
@@ -344,10 +354,15 @@ final class SnapshotSections
     /** Sections to read, or to checksum, taken one at a time, the largest first, by whichever threads run them. */
     private static final class JobQueue
     {
+        /** How long a helper that started before the tasks were all handed out waits for that. */
+        private static final long HAND_OUT_WAIT_NANOS = 1_000_000;
+
         private final Section[] sections;
         private final boolean checksums;
         private final AtomicInteger next = new AtomicInteger();
         private final CountDownLatch unfinished;
+        private final Thread caller = Thread.currentThread();
+        private volatile boolean handedOut;
 
         JobQueue(final Section[] sections, final boolean checksums)
         {
@@ -374,6 +389,34 @@ final class SnapshotSections
                     return;
                 }
             }
+        }
+
+        /** Lets the helpers start: every task was handed to the executor, which runs no more code of the program's. */
+        void handedOut()
+        {
+            handedOut = true;
+        }
+
+        /**
+         * Whether the helper running this may start taking jobs: once the tasks were handed out. A helper that starts
+         * before that waits a millisecond at most (its {@code execute} may be waiting for it) and otherwise takes none.
+         */
+        boolean awaitHandedOut()
+        {
+            if (handedOut)
+            {
+                return true;
+            }
+            if (Thread.currentThread() == caller)
+            {
+                return false;
+            }
+            final long deadline = System.nanoTime() + HAND_OUT_WAIT_NANOS;
+            while (!handedOut && System.nanoTime() - deadline < 0)
+            {
+                Thread.onSpinWait();
+            }
+            return handedOut;
         }
 
         void runAll()
