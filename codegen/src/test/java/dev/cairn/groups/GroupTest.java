@@ -907,13 +907,20 @@ final class GroupTest
         assertEquals(24, xs.byteLength());
         positions.x(e[0], 100f);
         assertTrue(xs.isValid(), "writing fields keeps a column valid");
-        positions.erase(e[7]);
-        assertFalse(xs.isValid());
-        final IllegalStateException stale = assertThrows(IllegalStateException.class, xs::address);
+        velocities.emplace(e[7], 1f, 0f);
+        assertFalse(xs.isValid(), "adding a Vel made e[7] join the group, which swapped it within the positions");
+        final IllegalStateException joined = assertThrows(IllegalStateException.class, xs::address);
+        assertTrue(joined.getMessage().contains("joining or leaving a group") &&
+            joined.getMessage().contains("take the x column again"), joined.getMessage());
+
+        final Column again = positions.xColumn().first(movement.size());
+        positions.erase(e[6]);
+        assertFalse(again.isValid());
+        final IllegalStateException stale = assertThrows(IllegalStateException.class, again::address);
         assertTrue(stale.getMessage().contains("stale"), stale.getMessage());
-        assertThrows(IllegalStateException.class, xs::count, "every method checks, the sizes too");
-        assertThrows(IllegalStateException.class, xs::byteLength);
-        assertThrows(IllegalStateException.class, xs::width);
+        assertThrows(IllegalStateException.class, again::count, "every method checks, the sizes too");
+        assertThrows(IllegalStateException.class, again::byteLength);
+        assertThrows(IllegalStateException.class, again::width);
         world.close();
         assertThrows(IllegalStateException.class, xs::buffer);
         assertThrows(IllegalStateException.class, xs::count);

@@ -98,6 +98,8 @@ public interface IndexComparator
         }
         throw new IllegalArgumentException("the comparator reads " + read.name() + " at the packed indices of " +
             sorted + ", which hold other entities there: sort by a component of " + sorted + ", or compare " +
-            "through the entity: (l, r) -> compare(other.x(sorted.entityAt(l)), other.x(sorted.entityAt(r)))");
+            "through the entity, reading " + read.name() + " by the handle " + sorted + " holds at each index: " +
+            "(l, r) -> compare(other.x(sorted.entityAt(l)), other.x(sorted.entityAt(r))), with other and sorted " +
+            "your two storages");
     }
 }

@@ -10,7 +10,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  * <p>
  * <b>Validity.</b> A column is valid until its storage's memory moves or its members move: growth (an add that needs
  * more room), {@code shrinkToFit}, any removal, sort, swap, compaction, {@code clear}, and closing the storage or its
- * world. Adding components that fit does not invalidate it; writing fields through any accessor does not either.
+ * world. Adding components that fit does not invalidate it, unless a group owns the storage and the add makes an entity
+ * join that group (joining swaps members within the owned storages); writing fields through any accessor does not
+ * invalidate it either.
  * Every method here checks validity first and throws {@link IllegalStateException} once the column is stale; what you
  * did with an address or buffer obtained earlier cannot be checked: do not use it after the storage changed. A raw
  * address keeps nothing alive: hold the world (or the column) while native code uses it.
@@ -160,7 +162,8 @@ public final class Column
             storage.ensureOpen();
             throw new IllegalStateException(
                 "this column of " + storage.name() + " is stale: the storage grew, shrank, or its members moved since " +
-                "it was taken; take it again (positions.xColumn()) after the change");
+                "it was taken (a removal, a sort, an entity joining or leaving a group that owns the storage); take " +
+                "the " + storage.type().schema().fields().get(column).name() + " column again after the change");
         }
     }
 
