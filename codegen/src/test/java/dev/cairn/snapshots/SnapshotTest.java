@@ -384,6 +384,24 @@ class SnapshotTest
     }
 
     @Test
+    void aTruncatedStorageSectionIsNamedByItsComponentWhenItsNameIsThere()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            final long entity = world.create();
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(entity, 1f);
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+
+            final SnapshotFormatException ex = assertThrows(SnapshotFormatException.class,
+                () -> Snapshot.load(copy, ByteBuffer.wrap(snapshot, 0, snapshot.length - 10)));
+
+            assertTrue(ex.getMessage().contains("section 1 (" + SnapshotFixtures.Heat.class.getName() +
+                ", as far as it can be read)") && ex.getMessage().contains("truncated"), ex.getMessage());
+            assertEquals(NEW_WORLD, Worlds.digest(copy));
+        }
+    }
+
+    @Test
     void everyFlippedBitIsCaughtByAChecksum()
     {
         try (World world = new World(); World copy = new World())

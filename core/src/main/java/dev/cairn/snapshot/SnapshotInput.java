@@ -251,6 +251,11 @@ public final class SnapshotInput
         final long length = getLong();
         if (length < 0 || length > remaining() - 4L)
         {
+            final String component = kind == Snapshot.STORAGE_SECTION ? peekName() : null;
+            if (component != null)
+            {
+                section = name + " (" + component + ", as far as it can be read)";
+            }
             throw error("the section declares " + length + " bytes but the snapshot has " +
                 Math.max(0, remaining() - 4) + " left for it; the snapshot is truncated or forged");
         }
@@ -260,6 +265,35 @@ public final class SnapshotInput
         crc.reset();
         checkedTo = bodyStart;
         return kind;
+    }
+
+    /**
+     * The name a storage section's body starts with, read without moving or checking anything, for the message about a
+     * section that cannot be read whole; null unless the bytes there look like a Java class name.
+     */
+    private String peekName()
+    {
+        final int at = buffer.position();
+        if (buffer.limit() - at < Short.BYTES)
+        {
+            return null;
+        }
+        final int length = buffer.getShort(at) & 0xFFFF;
+        if (length == 0 || length > 255 || length > buffer.limit() - at - Short.BYTES)
+        {
+            return null;
+        }
+        final StringBuilder name = new StringBuilder(length);
+        for (int i = 0; i < length; i++)
+        {
+            final char c = (char)(buffer.get(at + Short.BYTES + i) & 0xFF);
+            if (!Character.isJavaIdentifierPart(c) && c != '.' || Character.isISOControl(c) || c > 0x7E)
+            {
+                return null;
+            }
+            name.append(c);
+        }
+        return name.toString();
     }
 
     /** Extends the section's checksum over its bytes before {@code end}, and a block beyond. */
