@@ -58,7 +58,6 @@ public final class World implements AutoCloseable, Storages
 {
     /** How often destroy removes the components that listeners add back to an entity being destroyed. */
     private static final int DESTROY_PASSES = 8;
-    private static final int NO_TICK = Integer.MIN_VALUE;
 
     private final OffHeap offHeap;
     private final EntityPool entities;
@@ -75,8 +74,11 @@ public final class World implements AutoCloseable, Storages
     private int creating;
     /** How many times {@link #reset()} forgot every handle. */
     private long resets;
-    /** The tick before a snapshot load set the snapshot's, until the load is over: a failed load puts it back. */
-    private int tickBeforeLoad = NO_TICK;
+    /**
+     * The tick before a snapshot load set the snapshot's, while {@link #storagesBeforeLoad} says a load is under way:
+     * a failed load puts it back. (Every int is a tick a world can have, so none can mean "no load".)
+     */
+    private int tickBeforeLoad;
     /** How many storages this world had when a snapshot load began, or -1 outside a load. */
     private int storagesBeforeLoad = -1;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
@@ -976,7 +978,6 @@ public final class World implements AutoCloseable, Storages
     public void loadedSnapshot(final SnapshotInput in)
     {
         java.util.Objects.requireNonNull(in, "in");
-        tickBeforeLoad = NO_TICK;
         storagesBeforeLoad = -1;
         groups.rebuild();
     }
@@ -1009,16 +1010,12 @@ public final class World implements AutoCloseable, Storages
             created = Arrays.copyOf(created, storagesBeforeLoad);
             storagesBeforeLoad = -1;
             entities.unload(in);
+            clock.restore(tickBeforeLoad);
         }
         else
         {
             // Not a failed load (a loader emptying its staging world): the pool keeps its memory for the next.
             entities.reset();
-        }
-        if (tickBeforeLoad != NO_TICK)
-        {
-            clock.restore(tickBeforeLoad);
-            tickBeforeLoad = NO_TICK;
         }
         groups.rebuild();
     }

@@ -384,6 +384,37 @@ class SnapshotTest
     }
 
     @Test
+    void aFailedLoadPutsBackEveryTickAWorldCanHaveTheLowestIncluded()
+    {
+        final byte[] atLowest;
+        final byte[] damaged;
+        try (World source = new World())
+        {
+            source.storage(SnapshotFixtures_MarkedStorage.TYPE).emplace(source.create());
+            final byte[] saved = Worlds.bytes(Worlds.save(source));
+            // The world section's tick: a clock wraps there after 2^31 advances.
+            ByteBuffer.wrap(saved).order(java.nio.ByteOrder.LITTLE_ENDIAN).putInt(36, Integer.MIN_VALUE);
+            atLowest = Worlds.reseal(saved);
+            for (int i = 0; i < 99; i++)
+            {
+                source.advanceTick();
+            }
+            damaged = Worlds.bytes(Worlds.save(source));
+            damaged[damaged.length - 5] ^= 1;
+        }
+        try (World world = new World())
+        {
+            Snapshot.load(world, ByteBuffer.wrap(atLowest));
+            assertEquals(Integer.MIN_VALUE, world.tick());
+            world.reset();
+
+            assertThrows(SnapshotFormatException.class, () -> Snapshot.load(world, ByteBuffer.wrap(damaged)));
+
+            assertEquals(Integer.MIN_VALUE, world.tick(), "the tick the world had before the failed load");
+        }
+    }
+
+    @Test
     void aTruncatedStorageSectionIsNamedByItsComponentWhenItsNameIsThere()
     {
         try (World world = new World(); World copy = new World())
