@@ -2,6 +2,7 @@ package dev.cairn.snapshots;
 
 import dev.cairn.Entity;
 import dev.cairn.World;
+import dev.cairn.storage.ComponentStorage;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.observer.RuntimeObserver;
@@ -322,6 +323,27 @@ class SnapshotTest
                     storage.size() == 0 ? "" : Worlds.storageDigest(storage));
             }
             assertEquals(world.aliveCount(), copy.aliveCount());
+        }
+    }
+
+    @Test
+    void savingAComponentTheWorldHasNoStorageOfLeavesItOutAndMakesNoStorage()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            world.storage(SnapshotFixtures_MarkedStorage.TYPE).emplace(world.create());
+            final List<ComponentStorage<?>> before = world.storages();
+
+            final ByteBuffer saved = ByteBuffer.allocate(
+                (int)Snapshot.sizeOf(world, SnapshotFixtures_HeatStorage.TYPE, SnapshotFixtures_MarkedStorage.TYPE));
+            Snapshot.save(world, saved, SnapshotFixtures_HeatStorage.TYPE, SnapshotFixtures_MarkedStorage.TYPE);
+
+            assertEquals(before, world.storages(), "the save made no Heat storage");
+            assertEquals(0, saved.remaining(), "sizeOf counted what the save wrote");
+            Snapshot.load(copy, saved.flip());
+            assertEquals(List.of(SnapshotFixtures_MarkedStorage.TYPE),
+                copy.storages().stream().map(ComponentStorage::type).collect(java.util.stream.Collectors.toList()));
+            assertEquals(1, copy.storage(SnapshotFixtures_MarkedStorage.TYPE).size());
         }
     }
 

@@ -60,7 +60,8 @@ public final class Snapshot
      * The bytes a snapshot of {@code world} takes.
      *
      * @param world the world.
-     * @param types the components to save; none for every storage of the world.
+     * @param types the components to save; none for every storage of the world. A component the world has no storage
+     *              of is left out (it holds no instance), and no storage is made for it.
      * @return the size in bytes.
      * @throws IllegalStateException if the world is closed.
      */
@@ -81,7 +82,8 @@ public final class Snapshot
      * @param world  the world.
      * @param target a writable buffer with at least {@link #sizeOf} bytes remaining; direct buffers are fastest. Its
      *               byte order is left as it was.
-     * @param types  the components to save; none for every storage of the world.
+     * @param types  the components to save; none for every storage of the world. A component the world has no storage
+     *               of is left out (it holds no instance), and no storage is made for it.
      * @throws IllegalArgumentException if the buffer is read-only or has too little room; nothing is written then.
      * @throws IllegalStateException    if the world is closed, or being closed by another thread (a close from
      *                                  another thread while the save runs is refused).
@@ -125,7 +127,8 @@ public final class Snapshot
      *
      * @param world   the world.
      * @param channel where the bytes go, for example a {@link java.nio.channels.FileChannel}.
-     * @param types   the components to save; none for every storage of the world.
+     * @param types   the components to save; none for every storage of the world. A component the world has no
+     *                storage of is left out (it holds no instance), and no storage is made for it.
      * @throws UncheckedIOException  if the channel fails.
      * @throws IllegalArgumentException if the channel takes no byte of a write (it is non-blocking); part of the
      *                               snapshot may have been written then.
@@ -487,13 +490,18 @@ public final class Snapshot
         {
             return world.storages();
         }
+        // A component the world has no storage of holds nothing: it is left out, not given a storage by the save.
+        final List<ComponentStorage<?>> existing = world.storages();
         final List<ComponentStorage<?>> storages = new ArrayList<>();
         for (final ComponentType<?, ?> type : types)
         {
-            final ComponentStorage<?> storage = world.storage(type);
-            if (!storages.contains(storage))
+            java.util.Objects.requireNonNull(type, "types: a component to save is null");
+            for (final ComponentStorage<?> storage : existing)
             {
-                storages.add(storage);
+                if (storage.type() == type && !storages.contains(storage))
+                {
+                    storages.add(storage);
+                }
             }
         }
         return storages;
