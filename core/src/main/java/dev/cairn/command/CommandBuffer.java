@@ -131,6 +131,8 @@ public final class CommandBuffer
         final Lane lane = lane();
         final long placeholder = lane.placeholder();
         lane.begin(CREATE, 0, placeholder);
+        // Reachable until the number is taken: the tag's next buffer numbers on from what this buffer's lanes took.
+        java.lang.ref.Reference.reachabilityFence(this);
         return placeholder;
     }
 

@@ -180,7 +180,8 @@ public final class Snapshot
      * to the calling thread. The executor's {@code execute} runs on the calling thread and must only hand the task on:
      * it runs before any helper writes into the world and with the world's structure locked, so a change it tries
      * (creating, destroying, adding, reserving, resetting, closing) throws {@link IllegalStateException}, which the
-     * load takes as the executor refusing the task.
+     * load takes as the executor refusing the task. The task it hands on must run as given, with nothing of the
+     * program's around it that touches the world: a world belongs to one thread, and the load is using it.
      *
      * @param world    a new world.
      * @param source   the snapshot.
