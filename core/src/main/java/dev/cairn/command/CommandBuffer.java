@@ -9,6 +9,7 @@ import dev.cairn.signal.Signal;
 import dev.cairn.storage.ComponentStorage;
 import org.agrona.UnsafeApi;
 
+import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
@@ -91,7 +92,13 @@ public final class CommandBuffer
     private final PlaceholderTags.Lease lease;
     /** Bits 48 to 62 of this buffer's placeholders: tells them from another buffer's. */
     private final long tag;
-    private final ThreadLocal<Lane> laneOfThread = ThreadLocal.withInitial(this::newLane);
+    /**
+     * Each recording thread's lane, held weakly: a thread's map of thread-locals holds its values strongly, and a lane
+     * holds its world, which may hold this buffer (a listener that records into it), so a strong value would keep the
+     * buffer and its world reachable for as long as the thread lives. {@link #lanes} holds the lanes strongly.
+     */
+    private final ThreadLocal<WeakReference<Lane>> laneOfThread =
+        ThreadLocal.withInitial(() -> new WeakReference<>(newLane()));
     /**
      * A cache in front of {@code laneOfThread}, which costs a hash lookup per command: each lane at the slot of its
      * thread's id. Read and written without a lock; a reader checks the lane's thread, so a stale or overwritten
@@ -358,7 +365,7 @@ public final class CommandBuffer
         {
             return cached;
         }
-        final Lane lane = laneOfThread.get();
+        final Lane lane = laneOfThread.get().get();
         byThread[slot] = lane;
         return lane;
     }
@@ -424,9 +431,8 @@ public final class CommandBuffer
         {
             lanesByThread = new Lane[lanesByThread.length * 2];
         }
-        final Lane lane = new Lane(laneCount, tag, lease.firstNumber(laneCount), world);
+        final Lane lane = new Lane(laneCount, tag, lease.addLane(laneCount), world);
         lanes[laneCount++] = lane;
-        lease.lanes(lanes, laneCount);
         return lane;
     }
 
@@ -621,6 +627,8 @@ public final class CommandBuffer
          * a placeholder kept from an earlier round is never taken for a new one. They end at {@link #PLACEHOLDERS}.
          */
         long base;
+        /** Where this lane's numbers stand, kept for the tag's next buffer (see {@link PlaceholderTags.Numbering}). */
+        private final PlaceholderTags.Numbering numbering;
         /** The world, whose {@link World#resets()} the first segment since the lane was emptied notes. */
         private final World world;
         long resetsAtFirstCommand;
@@ -630,10 +638,11 @@ public final class CommandBuffer
         /** The storage of each type id this lane recorded for. */
         ComponentStorage<?>[] storagesById = new ComponentStorage<?>[8];
 
-        Lane(final int id, final long tag, final long firstNumber, final World world)
+        Lane(final int id, final long tag, final PlaceholderTags.Numbering numbering, final World world)
         {
             this.id = id;
-            this.base = firstNumber;
+            this.numbering = numbering;
+            this.base = numbering.next;
             this.world = world;
             this.placeholderBits = Long.MIN_VALUE | tag | ((long)id << 32);
         }
@@ -791,13 +800,9 @@ public final class CommandBuffer
                     "one handed out before; record creates into a new CommandBuffer");
             }
             created[createdCount] = Entity.NULL;
-            return placeholderBits | (base + createdCount++);
-        }
-
-        /** The number of the next placeholder this lane hands out. */
-        long nextNumber()
-        {
-            return base + createdCount;
+            final long number = base + createdCount++;
+            numbering.next = number + 1;
+            return placeholderBits | number;
         }
 
         /** Where the entity a placeholder of this lane stands for goes in {@code created}: -1 if not this round's. */

@@ -33,12 +33,27 @@ final class PlaceholderTags
     {
     }
 
-    /** A buffer's hold on its tag: the lanes whose numbers the tag's next buffer goes on from. */
+    /**
+     * The number of the next placeholder of one lane, which the lane keeps up to date. It is all the {@link Lease}
+     * keeps of a lane: the Cleaner holds the lease until the buffer is unreachable, and a lease that held the lane would
+     * hold the lane's world, which may hold the buffer (a listener that records into it), so the buffer would never be.
+     */
+    static final class Numbering
+    {
+        long next;
+
+        Numbering(final long next)
+        {
+            this.next = next;
+        }
+    }
+
+    /** A buffer's hold on its tag: where its lanes' numbers stand, for the tag's next buffer to go on from. */
     static final class Lease implements Runnable
     {
         final int tag;
         private final long[] firstNumbers;
-        private CommandBuffer.Lane[] lanes = new CommandBuffer.Lane[0];
+        private Numbering[] numberings = new Numbering[4];
         private int laneCount;
 
         private Lease(final int tag, final long[] firstNumbers)
@@ -47,17 +62,23 @@ final class PlaceholderTags
             this.firstNumbers = firstNumbers;
         }
 
-        /** The first placeholder number of the buffer's lane {@code id}. */
-        long firstNumber(final int id)
+        /**
+         * The numbering of the buffer's next lane, {@code id}: it starts where the same lane of the tag's earlier
+         * buffers stopped.
+         */
+        synchronized Numbering addLane(final int id)
         {
-            return id < firstNumbers.length ? firstNumbers[id] : 0;
-        }
-
-        /** Notes the buffer's lanes, whose numbers are read when it has become unreachable. */
-        synchronized void lanes(final CommandBuffer.Lane[] lanes, final int laneCount)
-        {
-            this.lanes = lanes;
-            this.laneCount = laneCount;
+            if (id != laneCount)
+            {
+                throw new IllegalStateException("lane " + id + " added after " + laneCount + " lanes");
+            }
+            if (laneCount == numberings.length)
+            {
+                numberings = java.util.Arrays.copyOf(numberings, laneCount * 2);
+            }
+            final Numbering numbering = new Numbering(id < firstNumbers.length ? firstNumbers[id] : 0);
+            numberings[laneCount++] = numbering;
+            return numbering;
         }
 
         /** Runs once the buffer is unreachable: its lanes are no longer written. */
@@ -68,7 +89,7 @@ final class PlaceholderTags
             boolean worn = false;
             for (int id = 0; id < laneCount; id++)
             {
-                numbers[id] = lanes[id].nextNumber();
+                numbers[id] = numberings[id].next;
                 worn |= numbers[id] >= RETIRED_AFTER;
             }
             release(tag, worn ? null : numbers);

@@ -3,6 +3,9 @@ package dev.cairn.command;
 import dev.cairn.World;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import java.lang.reflect.Field;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,7 +58,85 @@ final class PlaceholderTagReuseTest
         }
     }
 
-    /** The first placeholders of a buffer whose lane then moves {@code firstNumber} on; dropped on return. */
+    @Test
+    void aBufferItsOwnWorldRecordsIntoIsFreedOnceBothAreDropped() throws Exception
+    {
+        final WeakReference<CommandBuffer> buffer = bufferOfADroppedWorld(null);
+
+        assertCollected(buffer, "nothing but the dropped world refers to the buffer: the tag's Cleaner must not");
+    }
+
+    @Test
+    void aThreadThatRecordedIntoSuchABufferDoesNotKeepItOnceDropped() throws Exception
+    {
+        final CountDownLatch end = new CountDownLatch(1);
+        try
+        {
+            final WeakReference<CommandBuffer> buffer = bufferOfADroppedWorld(end);
+
+            assertCollected(buffer, "the recording thread, still alive, must not hold the buffer through its lane");
+        }
+        finally
+        {
+            end.countDown();
+        }
+    }
+
+    private static void assertCollected(final WeakReference<?> reference, final String message)
+        throws InterruptedException
+    {
+        for (int attempt = 0; attempt < 50 && reference.get() != null; attempt++)
+        {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(reference.get(), message);
+    }
+
+    /**
+     * A buffer that a listener of its world records into, with a create recorded from another thread, which ends at
+     * once or, if {@code end} is given, waits for it; the world is closed and both are dropped on return.
+     */
+    private static WeakReference<CommandBuffer> bufferOfADroppedWorld(final CountDownLatch end)
+        throws InterruptedException
+    {
+        final World world = new World(16);
+        final CommandBuffer commands = new CommandBuffer(world);
+        world.onDestroying(commands::destroy);
+        final CountDownLatch recorded = new CountDownLatch(1);
+        // Handed over and let go of, so that the thread's own code does not hold the buffer while it waits.
+        final AtomicReference<CommandBuffer> handedOver = new AtomicReference<>(commands);
+        final Thread recorder = new Thread(() ->
+        {
+            handedOver.getAndSet(null).create();
+            recorded.countDown();
+            if (end != null)
+            {
+                try
+                {
+                    end.await();
+                }
+                catch (final InterruptedException ex)
+                {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+        recorder.setDaemon(true);
+        recorder.start();
+        recorded.await();
+        if (end == null)
+        {
+            recorder.join();
+        }
+        world.close();
+        return new WeakReference<>(commands);
+    }
+
+    /**
+     * The first placeholders of a buffer whose lane then moves {@code firstNumber} on and takes one more; the buffer is
+     * dropped on return.
+     */
     private static long[] placeholdersOfADroppedBuffer(final World world, final int count, final long firstNumber)
         throws ReflectiveOperationException
     {
@@ -65,7 +146,11 @@ final class PlaceholderTagReuseTest
         {
             placeholders[i] = dropped.create();
         }
-        lane(dropped).base += firstNumber; // as after that many creates applied before
+        if (firstNumber > 0)
+        {
+            lane(dropped).base += firstNumber; // as after that many creates applied before
+            dropped.create();
+        }
         return placeholders;
     }
 
