@@ -978,8 +978,9 @@ public final class World implements AutoCloseable, Storages
     public void loadedSnapshot(final SnapshotInput in)
     {
         java.util.Objects.requireNonNull(in, "in");
-        storagesBeforeLoad = -1;
+        // Still part of the load: if rebuilding a group runs out of memory, the load fails and is undone whole.
         groups.rebuild();
+        storagesBeforeLoad = -1;
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.cairn.World;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.group.RuntimeGroup;
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;
@@ -981,6 +982,59 @@ class SnapshotTest
             Snapshot.load(copy, ByteBuffer.wrap(snapshot));
             assertEquals(Worlds.digest(world), Worlds.digest(copy));
         }
+    }
+
+    @Test
+    void aLoadThatRunsOutOfMemoryRebuildingAGroupIsUndoneWhole()
+    {
+        final byte[] snapshot;
+        try (World source = new World())
+        {
+            for (int i = 0; i < 1_000; i++)
+            {
+                final long entity = source.create();
+                source.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(entity, i);
+                source.storage(SnapshotFixtures_MarkedStorage.TYPE).emplace(entity);
+            }
+            for (int i = 0; i < 7; i++)
+            {
+                source.advanceTick();
+            }
+            snapshot = Worlds.bytes(Worlds.save(source));
+        }
+        final long plain;
+        try (World sized = new World(1_000))
+        {
+            Snapshot.load(sized, ByteBuffer.wrap(snapshot));
+            plain = sized.offHeapBytes();
+        }
+        int failedInTheGroup = 0;
+        // Budgets from what the load alone needs to what it needs with the group: the group's memory runs out.
+        for (long budget = plain; budget < plain + 16_384; budget += 256)
+        {
+            try (World world = new World(1_000, budget))
+            {
+                final RuntimeGroup marked = world.group().with(Heat.class, Marked.class).build();
+                final List<ComponentStorage<?>> storages = world.storages();
+                final long bytes = world.offHeapBytes();
+                final String before = Worlds.digest(world);
+                try
+                {
+                    Snapshot.load(world, ByteBuffer.wrap(snapshot));
+                    assertEquals(1_000, marked.size());
+                }
+                catch (final OffHeapExhaustedException ex)
+                {
+                    failedInTheGroup++;
+                    assertEquals(Clock.FIRST_TICK, world.tick(), "the tick as it was, budget " + budget);
+                    assertEquals(before, Worlds.digest(world), "budget " + budget);
+                    assertEquals(storages, world.storages(), "budget " + budget);
+                    assertTrue(world.offHeapBytes() <= bytes, "budget " + budget + ": " + world.offHeapBytes());
+                    assertEquals(0, marked.size());
+                }
+            }
+        }
+        assertTrue(failedInTheGroup > 0, "some budget ran out while the group was rebuilt");
     }
 
     /** Where two consecutive little-endian ints sit in a snapshot (the last place, if more than one). */
