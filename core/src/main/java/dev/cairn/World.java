@@ -61,7 +61,7 @@ public final class World implements AutoCloseable, Storages
 
     private final OffHeap offHeap;
     private final EntityPool entities;
-    private final Clock clock = new Clock();
+    private final Clock clock = new Clock(() -> ensureUnlocked("change the tick of"));
     private final EntitySignal createdSignal =
         new EntitySignal("World: created", this::checkListenersMutable, null, this::isClosed);
     private final EntitySignal destroyingSignal =

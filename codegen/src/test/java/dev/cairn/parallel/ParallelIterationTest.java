@@ -219,6 +219,8 @@ final class ParallelIterationTest
         changes.put("disconnect a component listener", entity -> watching.close());
         changes.put("disconnect a world listener", entity -> counting.close());
         changes.put("advance the tick", entity -> world.advanceTick());
+        changes.put("advance the clock", entity -> world.clock().advance());
+        changes.put("restore the clock", entity -> world.clock().restore(1_000));
         final String before = ParallelFixtures.digest(world);
         final int tick = world.tick();
 

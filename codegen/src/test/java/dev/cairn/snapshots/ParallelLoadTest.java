@@ -191,6 +191,8 @@ class ParallelLoadTest
                 () -> loaded.add(0, new SnapshotFixtures.Marked()),
                 loaded::clear,
                 loaded::reset,
+                () -> loaded.clock().advance(),
+                () -> loaded.clock().restore(1_000),
                 loaded::close);
             final Executor meddling = task ->
             {

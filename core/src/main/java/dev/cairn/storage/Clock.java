@@ -25,6 +25,7 @@ public final class Clock
     /** The tick a new clock starts at. */
     public static final int FIRST_TICK = 1;
 
+    private final Runnable beforeChange;
     private int now = FIRST_TICK;
 
     /**
@@ -32,6 +33,19 @@ public final class Clock
      */
     public Clock()
     {
+        this(() -> {});
+    }
+
+    /**
+     * Creates a clock at tick 1 whose owner may refuse changes of the tick: a world refuses them while its structure is
+     * locked (a parallel iteration, a snapshot being copied), as it refuses {@code advanceTick()}.
+     *
+     * @param beforeChange runs before {@link #advance()} and {@link #restore(int)} change the tick; it throws to
+     *                     refuse the change.
+     */
+    public Clock(final Runnable beforeChange)
+    {
+        this.beforeChange = java.util.Objects.requireNonNull(beforeChange, "beforeChange");
     }
 
     /**
@@ -50,9 +64,11 @@ public final class Clock
      * since it.
      *
      * @return the tick that just ended.
+     * @throws IllegalStateException if the clock's owner refuses the change now.
      */
     public int advance()
     {
+        beforeChange.run();
         final int ended = now++;
         if ((now & (CLAMP_PERIOD - 1)) == 0)
         {
@@ -84,9 +100,11 @@ public final class Clock
      * Sets the current tick, for a snapshot loader restoring a world whose components were stamped up to it.
      *
      * @param tick the tick the saved world had.
+     * @throws IllegalStateException if the clock's owner refuses the change now.
      */
     public void restore(final int tick)
     {
+        beforeChange.run();
         now = tick;
     }
 
