@@ -487,6 +487,7 @@ public final class Snapshot
 
     private static List<ComponentStorage<?>> storages(final World world, final ComponentType<?, ?>... types)
     {
+        java.util.Objects.requireNonNull(types, "types: pass the components to save, or none for every storage");
         if (types.length == 0)
         {
             return world.storages();
