@@ -9,23 +9,22 @@ import java.util.BitSet;
  * can still use never share one, however many buffers it creates over its life.
  * <p>
  * A placeholder kept after its buffer was dropped still carries the tag, so the tag's next buffer must not hand out
- * the same value: each lane of the next buffer numbers its placeholders on from where the same lane of the tag's
- * earlier buffers stopped. A placeholder of a dropped buffer is then unknown to every later one, as an earlier round's
- * is after {@code apply()}. A tag whose lane has used half its numbers is retired rather than handed out again, so a
- * buffer always has at least that half to use.
+ * the same value: every lane of the next buffer numbers its placeholders on from the highest number any lane of the
+ * tag's earlier buffers reached. A placeholder of a dropped buffer is then unknown to every later one, as an earlier
+ * round's is after {@code apply()}. A tag that has reached half its numbers is retired rather than handed out again,
+ * so a buffer always has at least that half to use.
  */
 final class PlaceholderTags
 {
     /** How many buffers can be reachable at once. */
     static final int COUNT = 1 << 15;
-    /** A released tag one of whose lanes has handed out this many placeholder numbers is not handed out again. */
+    /** A released tag whose placeholder numbers have reached this one is not handed out again. */
     static final long RETIRED_AFTER = CommandBuffer.PLACEHOLDERS / 2;
 
     private static final Cleaner CLEANER = Cleaner.create();
-    private static final long[] NO_NUMBERS = new long[0];
     private static final BitSet TAKEN = new BitSet(COUNT);
-    /** Per tag, the first placeholder number of each lane of its next buffer; empty for a tag never released. */
-    private static final long[][] NEXT_NUMBERS = new long[COUNT][];
+    /** Per tag, the first placeholder number of every lane of its next buffer. */
+    private static final long[] NEXT_NUMBERS = new long[COUNT];
     private static int next;
     private static int retired;
 
@@ -52,20 +51,17 @@ final class PlaceholderTags
     static final class Lease implements Runnable
     {
         final int tag;
-        private final long[] firstNumbers;
+        private final long firstNumber;
         private Numbering[] numberings = new Numbering[4];
         private int laneCount;
 
-        private Lease(final int tag, final long[] firstNumbers)
+        private Lease(final int tag, final long firstNumber)
         {
             this.tag = tag;
-            this.firstNumbers = firstNumbers;
+            this.firstNumber = firstNumber;
         }
 
-        /**
-         * The numbering of the buffer's next lane, {@code id}: it starts where the same lane of the tag's earlier
-         * buffers stopped.
-         */
+        /** The numbering of the buffer's next lane, {@code id}: it starts where the tag's earlier buffers stopped. */
         synchronized Numbering addLane(final int id)
         {
             if (id != laneCount)
@@ -76,7 +72,7 @@ final class PlaceholderTags
             {
                 numberings = java.util.Arrays.copyOf(numberings, laneCount * 2);
             }
-            final Numbering numbering = new Numbering(id < firstNumbers.length ? firstNumbers[id] : 0);
+            final Numbering numbering = new Numbering(firstNumber);
             numberings[laneCount++] = numbering;
             return numbering;
         }
@@ -85,14 +81,12 @@ final class PlaceholderTags
         @Override
         public synchronized void run()
         {
-            final long[] numbers = java.util.Arrays.copyOf(firstNumbers, Math.max(firstNumbers.length, laneCount));
-            boolean worn = false;
+            long reached = firstNumber;
             for (int id = 0; id < laneCount; id++)
             {
-                numbers[id] = numberings[id].next;
-                worn |= numbers[id] >= RETIRED_AFTER;
+                reached = Math.max(reached, numberings[id].next);
             }
-            release(tag, worn ? null : numbers);
+            release(tag, reached);
         }
     }
 
@@ -124,8 +118,8 @@ final class PlaceholderTags
         if (lease == null)
         {
             throw new IllegalStateException(COUNT + " command buffers are reachable at once, the most there can be" +
-                (retiredCount() > 0 ? " (" + retiredCount() + " of the tags that tell them apart are retired after " +
-                    RETIRED_AFTER + " placeholders each)" : "") +
+                (retiredCount() > 0 ? " (" + retiredCount() + " of the tags that tell them apart are retired, their " +
+                    "buffers having numbered " + RETIRED_AFTER + " placeholders)" : "") +
                 ": keep a buffer per system and apply() it each step rather than creating new ones");
         }
         CLEANER.register(buffer, lease);
@@ -145,18 +139,17 @@ final class PlaceholderTags
         }
         TAKEN.set(tag);
         next = tag + 1;
-        final long[] numbers = NEXT_NUMBERS[tag];
-        return new Lease(tag, numbers == null ? NO_NUMBERS : numbers);
+        return new Lease(tag, NEXT_NUMBERS[tag]);
     }
 
-    private static synchronized void release(final int tag, final long[] nextNumbers)
+    private static synchronized void release(final int tag, final long reached)
     {
-        if (nextNumbers == null)
+        if (reached >= RETIRED_AFTER)
         {
             retired++;
             return;
         }
-        NEXT_NUMBERS[tag] = nextNumbers;
+        NEXT_NUMBERS[tag] = reached;
         TAKEN.clear(tag);
     }
 

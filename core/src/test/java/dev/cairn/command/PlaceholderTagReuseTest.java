@@ -48,7 +48,7 @@ final class PlaceholderTagReuseTest
     }
 
     @Test
-    void aTagWhoseLaneUsedHalfItsNumbersIsRetired() throws Exception
+    void aTagWhoseNumbersReachedHalfTheirRangeIsRetired() throws Exception
     {
         try (World world = new World())
         {
