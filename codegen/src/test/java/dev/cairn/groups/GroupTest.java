@@ -927,6 +927,25 @@ final class GroupTest
     }
 
     @Test
+    void aViewWalkStoppedByAGroupsSwapInItsLeadSaysTheGroupOwnsIt()
+    {
+        final long[] e = movers(4);
+        new GroupFixtures_MovementGroup(world);
+
+        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+            world.view(Pos.class).forEach(entity ->
+            {
+                if (entity == e[3])
+                {
+                    velocities.erase(e[0]); // e[0] leaves the group: swapped with e[3], already visited
+                }
+            }));
+
+        assertTrue(stopped.getMessage().contains("owns this storage, so it keeps its policy") &&
+            !stopped.getMessage().contains("IN_PLACE"), stopped.getMessage());
+    }
+
+    @Test
     void closingAGroupGivesUpItsStoragesAndClosingTheWorldClosesItsGroups()
     {
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);

@@ -557,6 +557,20 @@ final class CommandBufferTest
     }
 
     @Test
+    void aCreatedListenerThatClosesTheWorldDuringApplyIsReportedAsTheApplysCreate()
+    {
+        world.onCreated(entity -> world.close());
+        final long placeholder = commands.create();
+
+        final IllegalStateException closed = assertThrows(IllegalStateException.class, commands::apply);
+
+        assertTrue(closed.getMessage().startsWith("CommandBuffer.apply() was playing back the create() recorded as " +
+            "placeholder " + dev.cairn.Entity.toString(placeholder) + ": a listener closed the World"),
+            closed.getMessage());
+        assertTrue(world.isClosed());
+    }
+
+    @Test
     void aListenerThatThrowsDuringApplyDoesNotStopTheOtherCommands()
     {
         positions.onAdded((entity, index) ->

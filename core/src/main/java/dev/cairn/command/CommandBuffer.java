@@ -1070,6 +1070,13 @@ public final class CommandBuffer
             {
                 world.create(created, 1);
             }
+            catch (final IllegalStateException ex)
+            {
+                // The create is the world's bulk form, which names itself: say which call the user made.
+                throw world.isClosed() ? new IllegalStateException("CommandBuffer.apply() was playing back the " +
+                    "create() recorded as placeholder " + Entity.toString(placeholder) + ": " + ex.getMessage(), ex) :
+                    ex;
+            }
             finally
             {
                 lane.created[number] = created[0];

@@ -430,7 +430,8 @@ public final class RuntimeGroup implements AutoCloseable
         return new IllegalStateException("while group " + description + " was walked at index " + at + ", other " +
             "entities left or joined it: " + what + ", so the rest of the walk could visit an entity twice or miss " +
             "one, and it stops here. Record such changes in a dev.cairn.command.CommandBuffer and apply it after the " +
-            "walk, or collect the entities and change them afterwards");
+            "walk, or collect the entities and change them afterwards (a clear() or reset() of the world or of an " +
+            "owned storage, too, belongs after the walk)");
     }
 
     /** Logs a swap of two indices of the range. */

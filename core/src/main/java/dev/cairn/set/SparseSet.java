@@ -1140,8 +1140,9 @@ public class SparseSet implements AutoCloseable
             throw new IllegalStateException("while " + name + " was walked at index " + at + ", other members " +
                 "moved in it (removed, added, or moved by a group that owns it): " + crossing + ", so the rest of " +
                 "the walk could visit an entity twice or miss one, and it stops here. Make such changes after the " +
-                "walk (collect the entities, or record into a dev.cairn.command.CommandBuffer), or give the " +
-                "component DeletionPolicy.IN_PLACE");
+                "walk (collect the entities, or record into a dev.cairn.command.CommandBuffer)" +
+                (claim != null ? "; " + claim.owner() + " owns this storage, so it keeps its policy" :
+                    ", or give the component DeletionPolicy.IN_PLACE"));
         }
     }
 
