@@ -565,7 +565,7 @@ final class CommandBufferTest
         final IllegalStateException closed = assertThrows(IllegalStateException.class, commands::apply);
 
         assertTrue(closed.getMessage().startsWith("CommandBuffer.apply() was playing back the create() recorded as " +
-            "placeholder " + dev.cairn.Entity.toString(placeholder) + ": a listener closed the World"),
+            "placeholder 0x" + Long.toHexString(placeholder) + ": a listener closed the World"),
             closed.getMessage());
         assertTrue(world.isClosed());
     }

@@ -1074,7 +1074,7 @@ public final class CommandBuffer
             {
                 // The create is the world's bulk form, which names itself: say which call the user made.
                 throw world.isClosed() ? new IllegalStateException("CommandBuffer.apply() was playing back the " +
-                    "create() recorded as placeholder " + Entity.toString(placeholder) + ": " + ex.getMessage(), ex) :
+                    "create() recorded as placeholder 0x" + Long.toHexString(placeholder) + ": " + ex.getMessage(), ex) :
                     ex;
             }
             finally

@@ -61,9 +61,16 @@ final class PlaceholderTags
             this.firstNumber = firstNumber;
         }
 
-        /** The numbering of the buffer's next lane, {@code id}: it starts where the tag's earlier buffers stopped. */
+        /**
+         * The numbering of the buffer's lane {@code id}, the next one (it starts where the tag's earlier buffers
+         * stopped) or one asked for before, whose lane then failed to be built (the memory ran out): the same again.
+         */
         synchronized Numbering addLane(final int id)
         {
+            if (id < laneCount)
+            {
+                return numberings[id];
+            }
             if (id != laneCount)
             {
                 throw new IllegalStateException("lane " + id + " added after " + laneCount + " lanes");

@@ -59,6 +59,30 @@ final class PlaceholderTagReuseTest
     }
 
     @Test
+    void aLaneWhoseBuildFailedAfterItsNumberingWasTakenIsBuiltOnTheNextTry() throws Exception
+    {
+        try (World world = new World())
+        {
+            final CommandBuffer commands = new CommandBuffer(world);
+            final Field leaseField = CommandBuffer.class.getDeclaredField("lease");
+            leaseField.setAccessible(true);
+            // What newLane() leaves when the memory runs out while the Lane is built, after its numbering was taken.
+            ((PlaceholderTags.Lease)leaseField.get(commands)).addLane(0);
+
+            final long first = commands.create();
+            final long[] other = new long[1];
+            final Thread thread = new Thread(() -> other[0] = commands.create());
+            thread.start();
+            thread.join();
+
+            assertTrue(first != other[0], "two lanes, two placeholders");
+            assertEquals(2, commands.size());
+            assertEquals(0, commands.apply());
+            assertEquals(2, world.aliveCount());
+        }
+    }
+
+    @Test
     void aBufferItsOwnWorldRecordsIntoIsFreedOnceBothAreDropped() throws Exception
     {
         final WeakReference<CommandBuffer> buffer = bufferOfADroppedWorld(null);
