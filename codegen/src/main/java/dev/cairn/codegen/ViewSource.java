@@ -724,8 +724,8 @@ final class ViewSource
         out.line(ENSURE_OPEN + "();");
         out.line("throw new IllegalStateException(");
         out.line("    " + storageLocal(lead) + ".name() + \" was sorted, swapped or compacted while this cursor walked \" +");
-        out.line("    \"it; the rest of the walk would visit some entities twice and others never: start again with \" +");
-        out.line("    \"cursor()\");");
+        out.line("    \"it (or rebuilt: by World.reset() or a snapshot load); the rest of the walk would visit some \" +");
+        out.line("    \"entities twice and others never: start again with cursor()\");");
         out.close();
         out.line("int i = index;");
         out.line("final int end = " + storageLocal(lead) + ".extent();");

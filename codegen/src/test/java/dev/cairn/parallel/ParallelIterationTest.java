@@ -321,7 +321,7 @@ final class ParallelIterationTest
         final Connection listener = positions.onUpdated((entity, index) -> { });
         final IllegalStateException refused = assertThrows(IllegalStateException.class,
             () -> movers.parallelForEach(pool(2), 16, (entity, position, velocity) -> positions.patch(entity, 1f, 1f)));
-        assertTrue(refused.getMessage().contains("patch (which notifies listeners and observers)"),
+        assertTrue(refused.getMessage().contains("patch or markUpdated (which notify listeners and observers)"),
             refused.getMessage());
         movers.forEach((entity, position, velocity) -> assertEquals(3f, position.x(), "nothing patched"));
         listener.close();

@@ -98,6 +98,22 @@ final class MisuseTest
     }
 
     @Test
+    void aCursorWalkedOnAfterAResetAndALoadSaysTheStorageWasRebuilt()
+    {
+        movers(20);
+        final ViewFixtures_PosVelView.Cursor cursor = new ViewFixtures_PosVelView(world).cursor();
+        assertTrue(cursor.next());
+
+        final java.nio.ByteBuffer saved = java.nio.ByteBuffer.allocate((int)dev.cairn.snapshot.Snapshot.sizeOf(world));
+        dev.cairn.snapshot.Snapshot.save(world, saved);
+        world.reset();
+        dev.cairn.snapshot.Snapshot.load(world, saved.flip());
+
+        final IllegalStateException error = assertThrows(IllegalStateException.class, cursor::next);
+        assertTrue(error.getMessage().contains("rebuilt: by World.reset() or a snapshot load"), error.getMessage());
+    }
+
+    @Test
     void reorderingTheLeadingStorageDuringACursorLoopMakesTheNextStepThrow()
     {
         movers(20);

@@ -524,7 +524,8 @@ public final class RuntimeGroup implements AutoCloseable
         if (changed)
         {
             throw new IllegalStateException("the comparator passed to the sort of group " + description +
-                " changed the group or its storages; a comparator must only read, so the sort was not applied");
+                " changed or closed the group or its storages; a comparator must only read, so the sort was not " +
+                "applied");
         }
         for (final OrderClaim claim : claims)
         {

@@ -1025,7 +1025,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         {
             if (isStructureLocked())
             {
-                ensureMutable("patch (which notifies listeners and observers) a component of");
+                ensureMutable("patch or markUpdated (which notify listeners and observers) a component of");
             }
             for (final StorageHook hook : hooks)
             {
