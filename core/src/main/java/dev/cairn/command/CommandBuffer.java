@@ -88,7 +88,7 @@ public final class CommandBuffer
     static final long PLACEHOLDERS = 1L << 32;
 
     private final World world;
-    /** This buffer's hold on its tag, which notes the lanes so that the tag's next buffer numbers on from them. */
+    /** This buffer's hold on its tag, which keeps each lane's numbering so that the tag's next buffer numbers on. */
     private final PlaceholderTags.Lease lease;
     /** Bits 48 to 62 of this buffer's placeholders: tells them from another buffer's. */
     private final long tag;

@@ -102,7 +102,7 @@ final class PlaceholderTags
      * asks the garbage collector to find unreachable buffers first, as direct byte buffers do with their memory.
      *
      * @param buffer the buffer that holds the tag.
-     * @return the lease of the tag, from 0 to {@link #COUNT} - 1, for the buffer to note its lanes in.
+     * @return the lease of a tag from 0 to {@link #COUNT} - 1, which numbers the buffer's lanes.
      * @throws IllegalStateException if {@link #COUNT} buffers stay reachable.
      */
     static Lease take(final Object buffer)
