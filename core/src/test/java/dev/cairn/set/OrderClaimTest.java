@@ -158,7 +158,7 @@ class OrderClaimTest
                     claim.swap(0, 1);
                     return 0;
                 }));
-            assertTrue(refused.getMessage().contains("changed it"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("changed or closed it"), refused.getMessage());
         }
     }
 
