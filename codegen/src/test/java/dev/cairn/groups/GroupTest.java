@@ -946,6 +946,66 @@ final class GroupTest
     }
 
     @Test
+    void aClearOrResetInsideAGroupWalkEndsItWhateverGroupsWatchAndAJoinAfterwardsIsRefused()
+    {
+        for (final boolean nested : new boolean[]{false, true})
+        {
+            for (final boolean reset : new boolean[]{false, true})
+            {
+                final String what = (nested ? "nested groups, " : "one group, ") + (reset ? "reset()" : "clear()");
+                movers(12);
+                final RuntimeGroup outer = world.group().owning(Pos.class, Vel.class).build();
+                final RuntimeGroup walked = nested ? world.group().owning(Pos.class, Vel.class, Acc.class).build() :
+                    outer;
+                for (int i = 0; i < positions.size(); i += 2)
+                {
+                    accelerations.emplace(positions.entityAt(i), 1f, 1f);
+                }
+                final List<Long> visited = new ArrayList<>();
+
+                walked.forEach(entity ->
+                {
+                    visited.add(entity);
+                    if (reset)
+                    {
+                        world.reset();
+                    }
+                    else
+                    {
+                        world.clear();
+                    }
+                });
+
+                assertEquals(1, visited.size(), what + ": the walk ends");
+                assertEquals(0, walked.size(), what);
+
+                movers(4);
+                for (int i = 0; i < positions.size(); i++)
+                {
+                    accelerations.emplace(positions.entityAt(i), 1f, 1f);
+                }
+                final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
+                    walked.forEach(entity ->
+                    {
+                        world.clear();
+                        final long joining = world.create();
+                        positions.emplace(joining, 0f, 0f);
+                        velocities.emplace(joining, 0f, 0f);
+                        accelerations.emplace(joining, 0f, 0f);
+                    }), what + ": an entity joining after the clear would be visited: refused, or the walk stops");
+                assertTrue(stopped.getMessage().contains("cleared while a forEach walks it") ||
+                    stopped.getMessage().contains("left or joined it"), what + ": " + stopped.getMessage());
+                if (nested)
+                {
+                    walked.close();
+                }
+                outer.close();
+                world.clear();
+            }
+        }
+    }
+
+    @Test
     void closingAGroupGivesUpItsStoragesAndClosingTheWorldClosesItsGroups()
     {
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);

@@ -401,7 +401,9 @@ public final class RuntimeGroup implements AutoCloseable
      * (at {@code at} or above) into the part not walked yet, or the other way, so that the rest of the walk would visit
      * one entity twice and miss another, or an entity joined below {@code at}. Leaving or joining of the entity at
      * {@code at} itself never does. The latest {@value MoveLog#KEPT} moves are checked one by one, earlier ones of the
-     * step as one span, which may throw when nothing crossed.
+     * step as one span, which may throw when nothing crossed. A group left empty by the step (a {@code clear()} or
+     * {@code reset()} of its world, however the entities left) has nothing a walk could visit twice or miss: the walk
+     * ends there.
      *
      * @param mark what {@link #moveCount()} returned before the step.
      * @param at   the index the walk visited in that step.
@@ -409,6 +411,11 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void checkWalk(final long mark, final int at)
     {
+        if (extent() == 0)
+        {
+            moves.restart();
+            return;
+        }
         final String crossing = moves.crossing(mark, at);
         if (crossing != null)
         {
