@@ -1,5 +1,12 @@
 package dev.cairn.bench.cairn;
 
+import com.artemis.Aspect;
+import com.artemis.ComponentMapper;
+import com.artemis.EntitySubscription;
+import com.artemis.WorldConfigurationBuilder;
+import com.artemis.io.JsonArtemisSerializer;
+import com.artemis.io.SaveFileFormat;
+import com.artemis.managers.WorldSerializationManager;
 import dev.cairn.World;
 import dev.cairn.bench.Workload;
 import dev.cairn.snapshot.Snapshot;
@@ -46,10 +53,13 @@ import java.util.concurrent.TimeUnit;
  *     allocated for the copy, as a load into a new world must;</li>
  *     <li>{@code dataOutputSave} and {@code dataInputLoad}: what a user writes without a snapshot API, entity by
  *     entity through {@link DataOutputStream} and {@link DataInputStream} over a byte array; {@code
- *     dataInputLoadReset} loads into a reset world, as {@code loadReset} does.</li>
+ *     dataInputLoadReset} loads into a reset world, as {@code loadReset} does;</li>
+ *     <li>{@code artemisJsonSave} and {@code artemisJsonLoad}: Artemis-odb's own serializer
+ *     ({@code artemis-odb-serializer-json-libgdx} 2.3.0, its {@code WorldSerializationManager} with a
+ *     {@code JsonArtemisSerializer}) over the same entities in an Artemis-odb world, into and out of a byte array, at
+ *     {@value #ARTEMIS_COUNT} entities: its JSON is built whole in the heap, which 10,000,000 entities would not fit.
+ *     Its Kryo serializer is on Maven Central too, but not served by the mirror this project is built from.</li>
  * </ul>
- * Artemis-odb's serializers are not here: they are separate artifacts (JSON through libGDX or Kryo) built on its
- * entity-by-entity object model, which {@code dataOutputSave} already stands for at its fastest.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -61,6 +71,8 @@ public class CairnSnapshot
 {
     /** Entities in each workload. */
     public static final int COUNT = 10_000_000;
+    /** Entities in the Artemis-odb serializer's workloads. */
+    public static final int ARTEMIS_COUNT = 1_000_000;
 
     /** A world of {@link #COUNT} entities, its snapshot, and room to copy it. */
     @State(Scope.Thread)
@@ -120,6 +132,60 @@ public class CairnSnapshot
                 target.close();
                 target = null;
             }
+        }
+    }
+
+    /** An Artemis-odb world of {@link #ARTEMIS_COUNT} entities, saved once by its serializer, and a new world to load. */
+    @State(Scope.Thread)
+    public static class ArtemisSaved
+    {
+        com.artemis.World world;
+        EntitySubscription all;
+        byte[] json;
+        com.artemis.World target;
+
+        /** Builds the world and saves it once; checks that the save loads back whole. */
+        @Setup(Level.Trial)
+        public void setUp()
+        {
+            world = artemisWorld();
+            final ComponentMapper<dev.cairn.bench.artemis.Position> positions =
+                world.getMapper(dev.cairn.bench.artemis.Position.class);
+            final ComponentMapper<dev.cairn.bench.artemis.Velocity> velocities =
+                world.getMapper(dev.cairn.bench.artemis.Velocity.class);
+            final ComponentMapper<dev.cairn.bench.artemis.Frozen> frozen =
+                world.getMapper(dev.cairn.bench.artemis.Frozen.class);
+            for (int i = 0; i < ARTEMIS_COUNT; i++)
+            {
+                final int entity = world.create();
+                final dev.cairn.bench.artemis.Position position = positions.create(entity);
+                position.x = Workload.x(i);
+                position.y = Workload.y(i);
+                final dev.cairn.bench.artemis.Velocity velocity = velocities.create(entity);
+                velocity.dx = Workload.DX;
+                velocity.dy = Workload.DY;
+                if ((i & 1) == 0)
+                {
+                    frozen.create(entity);
+                }
+            }
+            world.process();
+            all = world.getAspectSubscriptionManager().get(Aspect.all());
+            json = artemisSave(world, all).toByteArray();
+            final com.artemis.World check = artemisLoad(json, artemisWorld());
+            final int loaded = check.getAspectSubscriptionManager().get(Aspect.all()).getEntities().size();
+            if (loaded != ARTEMIS_COUNT)
+            {
+                throw new IllegalStateException("Artemis-odb's serializer loaded " + loaded + " entities of " +
+                    ARTEMIS_COUNT);
+            }
+        }
+
+        /** A new world for each load. */
+        @Setup(Level.Invocation)
+        public void newTarget()
+        {
+            target = artemisWorld();
         }
     }
 
@@ -346,6 +412,55 @@ public class CairnSnapshot
     public World dataInputLoadReset_10M(final Saved saved, final Reloaded reloaded)
     {
         return dataInputLoad(saved.streamed, reloaded.world);
+    }
+
+    /**
+     * Saves the Artemis-odb world through its own serializer, as JSON.
+     *
+     * @param state the world.
+     * @return the bytes.
+     */
+    @Benchmark
+    @OperationsPerInvocation(ARTEMIS_COUNT)
+    public ByteArrayOutputStream artemisJsonSave_1M(final ArtemisSaved state)
+    {
+        return artemisSave(state.world, state.all);
+    }
+
+    /**
+     * Loads what {@code artemisJsonSave} wrote into a new Artemis-odb world through its own serializer, and lets
+     * the world take the entities in ({@code process()}), as it must before its systems see them.
+     *
+     * @param state the bytes and the new world.
+     * @return the loaded world.
+     */
+    @Benchmark
+    @OperationsPerInvocation(ARTEMIS_COUNT)
+    public com.artemis.World artemisJsonLoad_1M(final ArtemisSaved state)
+    {
+        return artemisLoad(state.json, state.target);
+    }
+
+    static com.artemis.World artemisWorld()
+    {
+        final WorldSerializationManager serialization = new WorldSerializationManager();
+        final com.artemis.World world = new com.artemis.World(new WorldConfigurationBuilder().with(serialization).build());
+        serialization.setSerializer(new JsonArtemisSerializer(world));
+        return world;
+    }
+
+    static ByteArrayOutputStream artemisSave(final com.artemis.World world, final EntitySubscription all)
+    {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream(1 << 20);
+        world.getSystem(WorldSerializationManager.class).save(out, new SaveFileFormat(all));
+        return out;
+    }
+
+    static com.artemis.World artemisLoad(final byte[] json, final com.artemis.World world)
+    {
+        world.getSystem(WorldSerializationManager.class).load(new ByteArrayInputStream(json), SaveFileFormat.class);
+        world.process();
+        return world;
     }
 
     static World dataInputLoad(final byte[] streamed, final World world)
