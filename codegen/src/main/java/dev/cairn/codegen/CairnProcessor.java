@@ -31,6 +31,8 @@ public final class CairnProcessor extends AbstractProcessor
 
     /** Records whose component types were not resolved yet (another processor may generate them), by name. */
     private final Map<String, String> deferredComponents = new LinkedHashMap<>();
+    /** Groups whose owned components use a type not resolved yet, by name, with that type. */
+    private final Map<String, String> deferredGroups = new LinkedHashMap<>();
     /** Components whose storage was refused with an error: views, observers and groups that list one are not made. */
     private final Set<String> refusedComponents = new HashSet<>();
     private StorageGenerator storages;
@@ -62,6 +64,7 @@ public final class CairnProcessor extends AbstractProcessor
     {
         processComponents(annotations, round);
         processViews(annotations, round);
+        processDeferredGroups(round);
         processObservers(annotations, round);
         return true;
     }
@@ -156,9 +159,45 @@ public final class CairnProcessor extends AbstractProcessor
             {
                 for (final Element element : round.getElementsAnnotatedWith(annotation))
                 {
-                    new ViewGenerator(processingEnv, refusedComponents).generateGroup(element);
+                    generateGroup((TypeElement)element);
                 }
             }
+        }
+    }
+
+    private void processDeferredGroups(final RoundEnvironment round)
+    {
+        final Map<String, String> retry = new LinkedHashMap<>(deferredGroups);
+        deferredGroups.clear();
+        for (final Map.Entry<String, String> entry : retry.entrySet())
+        {
+            final TypeElement element = processingEnv.getElementUtils().getTypeElement(entry.getKey());
+            if (element == null)
+            {
+                continue;
+            }
+            if (round.processingOver())
+            {
+                processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "cannot generate the group of " +
+                    entry.getKey() + ": type " + entry.getValue() + ", used by a component it owns, could not be " +
+                    "resolved", element);
+            }
+            else
+            {
+                generateGroup(element);
+            }
+        }
+    }
+
+    private void generateGroup(final TypeElement element)
+    {
+        try
+        {
+            new ViewGenerator(processingEnv, refusedComponents).generateGroup(element);
+        }
+        catch (final UnresolvedTypeException ex)
+        {
+            deferredGroups.put(element.getQualifiedName().toString(), ex.getMessage());
         }
     }
 }

@@ -520,6 +520,87 @@ final class StorageGenerator
                     List.of(column.type().compareKey(address(column, "", "checkIndex(left)")),
                         column.type().compareKey(address(column, "", "checkIndex(right)"))),
                     "));"));
+
+            bulkAccessors(column);
+        }
+
+        /**
+         * The bulk accessors of a column: {@code readXAt} copies a range of packed indices into an array and
+         * {@code writeXAt} copies an array back, one bulk copy each for a primitive column and an element loop for a
+         * boolean or an enum, which the column stores as a byte or an ordinal.
+         */
+        private void bulkAccessors(final Column column)
+        {
+            final String type = javaType(column);
+            final String capitalised = ComponentAnalyzer.capitalise(column.name());
+            final String field = "{@code " + column.path() + "}";
+            final boolean raw = column.type() != ColumnType.BOOLEAN && !column.type().isEnum();
+            final Parameter index = new Parameter("int", "int", "index");
+            final Parameter offset = new Parameter("int", "int", "offset");
+            final Parameter length = new Parameter("int", "int", "length");
+            final String copy = raw ? ", in one bulk copy of the column's memory" : "";
+            final String range = "@throws IndexOutOfBoundsException if {@code [index, index + length)} is not inside " +
+                "{@code [0, size())} or the array's elements are not inside it; nothing is copied then.";
+            final String closed = "@throws IllegalStateException     if the storage is closed.";
+
+            out.javadoc("Copies the " + field + " of the components at packed indices {@code [index, index + " +
+                    "length)} into {@code target}, from its element {@code offset}" + copy + ".",
+                "",
+                "@param index  the first packed index.",
+                "@param target where the values go.",
+                "@param offset the first element of {@code target} written.",
+                "@param length how many values.",
+                range,
+                closed);
+            final List<String> read = new ArrayList<>();
+            if (raw)
+            {
+                read.add("copyOut(" + columnAddresses.get(column) + ", index, target, offset, length);");
+            }
+            else
+            {
+                read.add("checkBulk(index, target.length, offset, length);");
+                read.addAll(loop("target[offset + i] = " + read(column, "(index + i)") + ";"));
+            }
+            method(Owner.STORAGE, column, "public void", "read" + capitalised + "At", List.of(index,
+                new Parameter(type + "[]", erasure(column) + "[]", "target"), offset, length), body(read));
+
+            out.javadoc("Copies {@code length} values from {@code source}, from its element {@code offset}, into the " +
+                    field + " of the components at packed indices {@code [index, index + length)}" + copy +
+                    (model.tracked() ? ", and stamps their change ticks" : "") + ".",
+                "",
+                "@param index  the first packed index.",
+                "@param source where the values come from.",
+                "@param offset the first element of {@code source} read.",
+                "@param length how many values.",
+                range,
+                closed);
+            final List<String> write = new ArrayList<>();
+            if (raw)
+            {
+                write.add("copyIn(" + columnAddresses.get(column) + ", index, source, offset, length);");
+            }
+            else
+            {
+                write.add("checkBulk(index, source.length, offset, length);");
+                if (column.type().isEnum())
+                {
+                    write.add("requireConstants(source, offset, length, \"" + column.path() + "\");");
+                }
+                write.addAll(loop(write(column, "(index + i)", "source[offset + i]") + ";"));
+            }
+            if (model.tracked())
+            {
+                write.add("stampChanged(index, length);");
+            }
+            method(Owner.STORAGE, column, "public void", "write" + capitalised + "At", List.of(index,
+                new Parameter(type + "[]", erasure(column) + "[]", "source"), offset, length), body(write));
+        }
+
+        /** {@code for (int i = 0; i < length; i++) { statement }}, as lines of a body. */
+        private List<String> loop(final String statement)
+        {
+            return List.of("for (int i = 0; i < length; i++)", "{", "    " + statement, "}");
         }
 
         private void ref()

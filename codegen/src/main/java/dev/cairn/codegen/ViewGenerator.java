@@ -1,5 +1,9 @@
 package dev.cairn.codegen;
 
+import dev.cairn.codegen.ComponentAnalyzer.UnresolvedTypeException;
+import dev.cairn.codegen.ComponentModel.Column;
+import dev.cairn.codegen.GroupModel.BlockColumn;
+
 import javax.annotation.processing.Messager;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.SourceVersion;
@@ -53,6 +57,7 @@ final class ViewGenerator
     private final Messager messager;
     private final Elements elements;
     private final Set<String> refusedComponents;
+    private final ComponentAnalyzer analyzer;
 
     /**
      * Creates a generator writing through the processor's filer and reporting through its messager.
@@ -68,6 +73,7 @@ final class ViewGenerator
         this.messager = processingEnv.getMessager();
         this.elements = processingEnv.getElementUtils();
         this.refusedComponents = refusedComponents;
+        this.analyzer = new ComponentAnalyzer(processingEnv);
     }
 
     /**
@@ -193,8 +199,10 @@ final class ViewGenerator
      * Validates one element annotated {@code @dev.cairn.Group} and, if it declares a correct group, writes its class.
      *
      * @param element an element annotated {@code @dev.cairn.Group}.
+     * @throws UnresolvedTypeException if a type an owned component uses is not resolved yet; try again in a later
+     *                                 round.
      */
-    void generateGroup(final Element element)
+    void generateGroup(final Element element) throws UnresolvedTypeException
     {
         final AnnotationMirror annotation = findAnnotation(element, CairnProcessor.GROUP);
         if (annotation == null)
@@ -231,10 +239,10 @@ final class ViewGenerator
                 "record in 'owns' or 'with'", group, annotation, null);
             return;
         }
-        final GroupModel model = new GroupModel(group, owns, with, without);
-        if (model.required().size() > MAX_INCLUDED || without.size() > MAX_EXCLUDED)
+        final int required = owns.size() + with.size();
+        if (required > MAX_INCLUDED || without.size() > MAX_EXCLUDED)
         {
-            error("@Group on " + group.getSimpleName() + " names " + model.required().size() + " required and " +
+            error("@Group on " + group.getSimpleName() + " names " + required + " required and " +
                 without.size() + " excluded components; a generated group takes at most " + MAX_INCLUDED + " and " +
                 MAX_EXCLUDED + ": use World.group() for a runtime group", group, annotation, null);
             return;
@@ -278,8 +286,10 @@ final class ViewGenerator
                 valid = false;
             }
         }
-        if (valid)
+        final List<BlockColumn> blockColumns = valid ? blockColumns(group, annotation, owns) : null;
+        if (blockColumns != null)
         {
+            final GroupModel model = new GroupModel(group, owns, with, without, blockColumns);
             final String packageName = GeneratedNames.packageOf(elements, group);
             final String className = GeneratedNames.group(group);
             GeneratedSource.write(processingEnv, group, "@Group", GeneratedNames.GROUP_SUFFIX,
@@ -287,6 +297,47 @@ final class ViewGenerator
                 new GroupSource(model, packageName, className, GeneratedNames.canMarkGenerated(elements, group))
                     .render());
         }
+    }
+
+    /**
+     * The columns of the owned components, named as a block of the group hands them out; null, with an error
+     * reported, if two would have the same name, or one the name of a member every block has.
+     */
+    private List<BlockColumn> blockColumns(
+        final TypeElement group, final AnnotationMirror annotation, final List<ViewComponent> owns)
+        throws UnresolvedTypeException
+    {
+        final List<BlockColumn> columns = new ArrayList<>();
+        final Map<String, BlockColumn> byName = new HashMap<>();
+        for (final ViewComponent component : owns)
+        {
+            final ComponentModel owned = analyzer.analyze(component.record());
+            if (owned == null)
+            {
+                return null; // its errors are reported on the record
+            }
+            for (final Column column : owned.columns())
+            {
+                final BlockColumn blockColumn = new BlockColumn(component,
+                    column, component.name() + ComponentAnalyzer.capitalise(column.name()));
+                for (final String name : List.of(blockColumn.name(), blockColumn.name() + GroupSource.READ_ONLY,
+                    blockColumn.name() + GroupSource.FILLED, blockColumn.name() + GroupSource.WRITTEN))
+                {
+                    final BlockColumn clash = byName.putIfAbsent(name, blockColumn);
+                    if (clash != null || GroupSource.BLOCK_MEMBERS.contains(name))
+                    {
+                        error("the block of the group generated for " + group.getSimpleName() + " would have two " +
+                            "members called '" + name + "': one for " + component.record().getSimpleName() + "." +
+                            column.path() + " and " + (clash == null ? "one every block has" : "one for " +
+                            clash.component().record().getSimpleName() + "." + clash.column().path()) + "; rename " +
+                            "the field", group, annotation, component.value());
+                        return null;
+                    }
+                }
+                columns.add(blockColumn);
+            }
+        }
+        return columns;
     }
 
     private ViewModel validate(final Element element)

@@ -247,6 +247,29 @@ final class ProcessorDiagnosticsTest
 
     @ParameterizedTest
     @EnumSource(Tool.class)
+    void twoColumnsWhoseBlockAccessorsWouldShareANameAreAnErrorOnTheGroupsEntry(final Tool tool)
+    {
+        final JavaFileObject pos = source("Pos",
+            "@Component",
+            "record Pos(float x, float xReadOnly) {}");
+        final JavaFileObject group = file("q.Moving",
+            "package q;",
+            "@dev.cairn.Group(owns = Pos.class)",
+            "interface Moving {}");
+
+        final Compilation compilation = compile(tool, pos, group);
+
+        assertThat(compilation).hadErrorContaining("the block of the group generated for Moving would have two " +
+            "members called 'posXReadOnly': one for Pos.xReadOnly and one for Pos.x; rename the field")
+            .inFile(group).onLineContaining("@dev.cairn.Group");
+        if (tool == Tool.JAVAC) // ECJ adds that it cannot read back the storage generated in the failed round
+        {
+            assertThat(compilation).hadErrorCount(1);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Tool.class)
     void aGroupOrViewOfARefusedComponentIsNotGeneratedSoTheComponentsErrorIsTheOneToRead(final Tool tool)
     {
         final JavaFileObject target = source("Target",

@@ -466,7 +466,12 @@ final class GroupModelTest
                 }
             };
             final GroupFixtures_MovementGroup generated = movementGroups.get(rule);
-            if (generated != null && value % 3 == 1)
+            if (generated != null && value % 4 == 2)
+            {
+                walkBlocks(rule, generated, expected, value);
+                return;
+            }
+            if (generated != null && value % 4 == 1)
             {
                 generated.forEachIndex(i ->
                 {
@@ -479,7 +484,7 @@ final class GroupModelTest
                     visit.accept(entity);
                 });
             }
-            else if (generated != null && value % 3 == 0)
+            else if (generated != null && value % 4 == 0)
             {
                 generated.forEach((entity, p, v) ->
                 {
@@ -494,6 +499,53 @@ final class GroupModelTest
             }
             check(seen.equals(expected), "a walk of " + rule + " visited " + seen.size() + " entities, " +
                 expected.size() + " matched");
+        }
+
+        /**
+         * Walks a generated group by block: checks each block against the model, writes new positions through the
+         * writable arrays and garbage into a read-only one, and tries a destroy, which the locked structure refuses.
+         */
+        private void walkBlocks(
+            final Rule rule, final GroupFixtures_MovementGroup generated, final Set<Long> expected, final int value)
+        {
+            final Set<Long> seen = new HashSet<>();
+            final int[] next = {0};
+            generated.forEachBlock(block ->
+            {
+                check(block.start() == next[0], "a block of " + rule + " starts at " + block.start() + ", not " +
+                    next[0]);
+                next[0] += block.length();
+                final float[] x = block.posX();
+                final float[] y = block.posY();
+                final float[] dx = block.velDxReadOnly();
+                for (int i = 0; i < block.length(); i++)
+                {
+                    final long entity = block.entity(i);
+                    check(pos.entityAt(block.start() + i) == entity && vel.entityAt(block.start() + i) == entity,
+                        "element " + i + " of a block of " + rule + " is not the owned storages' entity there");
+                    check(seen.add(entity) && expected.contains(entity), "a block walk of " + rule + " visited " +
+                        Entity.toString(entity) + " twice, or one that does not match");
+                    check(x[i] == model.get(Kind.POS).get(entity) && y[i] == -x[i] &&
+                        dx[i] == model.get(Kind.VEL).get(entity), "a block of " + rule + " holds other values for " +
+                        Entity.toString(entity));
+                    final int written = value + i;
+                    x[i] = written;
+                    y[i] = -written;
+                    model.get(Kind.POS).put(entity, written);
+                    dx[i] = Float.NaN;
+                }
+                try
+                {
+                    world.destroy(block.entity(0));
+                    check(false, "a destroy inside a block walk of " + rule + " was not refused");
+                }
+                catch (final IllegalStateException expectedRefusal)
+                {
+                    // the structure is locked
+                }
+            });
+            check(next[0] == generated.size() && seen.equals(expected), "a block walk of " + rule + " visited " +
+                seen.size() + " entities, " + expected.size() + " matched");
         }
 
         void verify()

@@ -342,6 +342,34 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
+     * Starts a walk that copies the owned storages' columns to and from arrays between calls to an action, as a
+     * generated group's {@code forEachBlock} does: locks the world's structure, so that no change of members, order or
+     * memory (nor a close) can move the columns under the copies, until {@link #endBlockWalk()}. The action may read
+     * and write component values meanwhile; every structural change throws {@link IllegalStateException} naming
+     * {@code what}.
+     *
+     * @param what the walk, for messages, for example {@code "MovementGroup.forEachBlock"}.
+     * @return the group's extent when the walk starts: the walk covers {@code [0, extent)}.
+     * @throws IllegalStateException if the group or the world is closed, or the structure is locked already (by a
+     *                               parallel iteration, a snapshot written to a channel, or another block walk).
+     */
+    public int beginBlockWalk(final String what)
+    {
+        ensureOpen();
+        world.offHeap.lockStructureForCopy(what);
+        return extent();
+    }
+
+    /**
+     * Ends a walk started by {@link #beginBlockWalk(String)}: unlocks the world's structure. Call it in a
+     * {@code finally} block.
+     */
+    public void endBlockWalk()
+    {
+        world.offHeap.unlockStructure();
+    }
+
+    /**
      * Ends a walk announced by {@link #beginIteration()}.
      *
      * @throws IllegalStateException if no walk is announced; nothing changes then.

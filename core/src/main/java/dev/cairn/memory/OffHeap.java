@@ -386,9 +386,9 @@ public final class OffHeap
         }
         lockedBy = what;
         lockedForParallel = parallel;
-        for (final Holder holder : holders)
+        for (int i = 0; i < holders.size(); i++) // no iterator: a warm block walk allocates nothing
         {
-            holder.structureLocked(true);
+            holders.get(i).structureLocked(true);
         }
     }
 
@@ -401,9 +401,9 @@ public final class OffHeap
         {
             return;
         }
-        for (final Holder holder : holders)
+        for (int i = 0; i < holders.size(); i++)
         {
-            holder.structureLocked(false);
+            holders.get(i).structureLocked(false);
         }
         lockedBy = null;
     }
@@ -431,7 +431,7 @@ public final class OffHeap
             return new IllegalStateException("cannot " + change + " while " + lockedBy + " runs: it copies the " +
                 "memory between calls to your code, and a structural change (create, destroy, add, remove, clear, " +
                 "sort, compact, groups, observers) would move or free the memory under it; make the change after " +
-                "it returns");
+                "it returns, or record it in a dev.cairn.command.CommandBuffer and apply() that afterwards");
         }
         return new IllegalStateException(
             "cannot " + change + " while " + lockedBy + " runs in parallel: structural changes (create, " +

@@ -1403,6 +1403,25 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
+     * Checks a range of packed indices, {@code [index, index + length)}, against {@link #size()}, for a bulk copy of
+     * a column.
+     *
+     * @param index  the first packed index.
+     * @param length how many indices; 0 is allowed anywhere in {@code [0, size()]}.
+     * @throws IndexOutOfBoundsException naming the range and the valid one.
+     * @throws IllegalStateException     if the set is closed.
+     */
+    protected final void checkRange(final int index, final int length)
+    {
+        ensureOpen();
+        if (index < 0 || length < 0 || index > size - length)
+        {
+            throw new IndexOutOfBoundsException("packed indices [" + index + ", " + ((long)index + length) +
+                ") are not inside [0, " + size + ") of " + name + (length < 0 ? " (the length is negative)" : ""));
+        }
+    }
+
+    /**
      * The packed index of a member, or an exception that says why it is not one.
      *
      * @param entity the handle to look up.

@@ -45,6 +45,22 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
 {
     private static final StorageHook[] NO_HOOKS = new StorageHook[0];
 
+    /**
+     * Where the elements of each primitive array start, for the bulk copies: in a class of its own, so that loading
+     * a storage class does not reach {@code jdk.internal.misc.Unsafe} (without the flag that opens it, the first
+     * world names the flag instead of a class failing to initialise).
+     */
+    private static final class ArrayBase
+    {
+        static final long BYTE = UnsafeApi.arrayBaseOffset(byte[].class);
+        static final long SHORT = UnsafeApi.arrayBaseOffset(short[].class);
+        static final long CHAR = UnsafeApi.arrayBaseOffset(char[].class);
+        static final long INT = UnsafeApi.arrayBaseOffset(int[].class);
+        static final long FLOAT = UnsafeApi.arrayBaseOffset(float[].class);
+        static final long LONG = UnsafeApi.arrayBaseOffset(long[].class);
+        static final long DOUBLE = UnsafeApi.arrayBaseOffset(double[].class);
+    }
+
     private final ComponentType<R, ?> type;
     /** The world's clock, read by every tracked write. */
     protected final Clock clock;
@@ -1292,6 +1308,325 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
                 type.recordClass().getSimpleName() + " is not tracked, so its storage keeps no change ticks; " +
                 "declare it @Component(tracked = true)");
         }
+    }
+
+    /**
+     * Stamps the change ticks of the components at packed indices {@code [index, index + length)} with the clock's
+     * current tick; generated bulk writers of a tracked component call it after the copy.
+     *
+     * @param index  the first packed index, checked with the length against {@link #size()}.
+     * @param length how many.
+     */
+    protected final void stampChanged(final int index, final int length)
+    {
+        final int now = clock.now();
+        for (int i = 0; i < length; i++)
+        {
+            UnsafeApi.putInt(changedTicks + (long)(index + i) * Integer.BYTES, now);
+        }
+    }
+
+    /**
+     * Checks a bulk copy between a column and an array before it touches either: the packed indices
+     * {@code [index, index + length)} against {@link #size()}, and {@code [offset, offset + length)} against the
+     * array.
+     *
+     * @param index       the first packed index.
+     * @param arrayLength the array's length.
+     * @param offset      the first array element.
+     * @param length      how many values.
+     * @throws IndexOutOfBoundsException naming the range that does not fit.
+     * @throws IllegalStateException     if the storage is closed.
+     */
+    protected final void checkBulk(final int index, final int arrayLength, final int offset, final int length)
+    {
+        checkRange(index, length);
+        if (offset < 0 || offset > arrayLength - length)
+        {
+            throw new IndexOutOfBoundsException("array elements [" + offset + ", " + ((long)offset + length) +
+                ") are not inside the array of length " + arrayLength + ", for " + length + " values of " + name());
+        }
+    }
+
+    /**
+     * Checks that none of the enum constants a bulk writer is about to store is null, before it stores any.
+     *
+     * @param source the array.
+     * @param offset the first element to store, already checked.
+     * @param length how many.
+     * @param field  the field, for the message.
+     * @throws NullPointerException naming the element and the field.
+     */
+    protected final void requireConstants(
+        final Object[] source, final int offset, final int length, final String field)
+    {
+        for (int i = offset; i < offset + length; i++)
+        {
+            if (source[i] == null)
+            {
+                throw new NullPointerException("element " + i + " of the array is null, but " + field + " of " +
+                    name() + " cannot be null: put a constant there; nothing was written");
+            }
+        }
+    }
+
+    /**
+     * Copies {@code length} values of a {@code byte} column, from packed index {@code index}, into
+     * {@code target} from element {@code offset}: one bulk copy, after checking both ranges.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param target the array.
+     * @param offset the first element written.
+     * @param length how many values.
+     */
+    protected final void copyOut(
+        final long column, final int index, final byte[] target, final int offset, final int length)
+    {
+        checkBulk(index, target.length, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * Byte.BYTES, target,
+            ArrayBase.BYTE + (long)offset * Byte.BYTES, (long)length * Byte.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values from {@code source}, from element {@code offset}, into a {@code byte}
+     * column from packed index {@code index}: one bulk copy, after checking both ranges. Does not stamp change
+     * ticks.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param source the array.
+     * @param offset the first element read.
+     * @param length how many values.
+     */
+    protected final void copyIn(
+        final long column, final int index, final byte[] source, final int offset, final int length)
+    {
+        checkBulk(index, source.length, offset, length);
+        UnsafeApi.copyMemory(source, ArrayBase.BYTE + (long)offset * Byte.BYTES, null,
+            column + (long)index * Byte.BYTES, (long)length * Byte.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values of a {@code short} column, from packed index {@code index}, into
+     * {@code target} from element {@code offset}: one bulk copy, after checking both ranges.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param target the array.
+     * @param offset the first element written.
+     * @param length how many values.
+     */
+    protected final void copyOut(
+        final long column, final int index, final short[] target, final int offset, final int length)
+    {
+        checkBulk(index, target.length, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * Short.BYTES, target,
+            ArrayBase.SHORT + (long)offset * Short.BYTES, (long)length * Short.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values from {@code source}, from element {@code offset}, into a {@code short}
+     * column from packed index {@code index}: one bulk copy, after checking both ranges. Does not stamp change
+     * ticks.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param source the array.
+     * @param offset the first element read.
+     * @param length how many values.
+     */
+    protected final void copyIn(
+        final long column, final int index, final short[] source, final int offset, final int length)
+    {
+        checkBulk(index, source.length, offset, length);
+        UnsafeApi.copyMemory(source, ArrayBase.SHORT + (long)offset * Short.BYTES, null,
+            column + (long)index * Short.BYTES, (long)length * Short.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values of a {@code char} column, from packed index {@code index}, into
+     * {@code target} from element {@code offset}: one bulk copy, after checking both ranges.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param target the array.
+     * @param offset the first element written.
+     * @param length how many values.
+     */
+    protected final void copyOut(
+        final long column, final int index, final char[] target, final int offset, final int length)
+    {
+        checkBulk(index, target.length, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * Character.BYTES, target,
+            ArrayBase.CHAR + (long)offset * Character.BYTES, (long)length * Character.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values from {@code source}, from element {@code offset}, into a {@code char}
+     * column from packed index {@code index}: one bulk copy, after checking both ranges. Does not stamp change
+     * ticks.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param source the array.
+     * @param offset the first element read.
+     * @param length how many values.
+     */
+    protected final void copyIn(
+        final long column, final int index, final char[] source, final int offset, final int length)
+    {
+        checkBulk(index, source.length, offset, length);
+        UnsafeApi.copyMemory(source, ArrayBase.CHAR + (long)offset * Character.BYTES, null,
+            column + (long)index * Character.BYTES, (long)length * Character.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values of a {@code int} column, from packed index {@code index}, into
+     * {@code target} from element {@code offset}: one bulk copy, after checking both ranges.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param target the array.
+     * @param offset the first element written.
+     * @param length how many values.
+     */
+    protected final void copyOut(
+        final long column, final int index, final int[] target, final int offset, final int length)
+    {
+        checkBulk(index, target.length, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * Integer.BYTES, target,
+            ArrayBase.INT + (long)offset * Integer.BYTES, (long)length * Integer.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values from {@code source}, from element {@code offset}, into a {@code int}
+     * column from packed index {@code index}: one bulk copy, after checking both ranges. Does not stamp change
+     * ticks.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param source the array.
+     * @param offset the first element read.
+     * @param length how many values.
+     */
+    protected final void copyIn(
+        final long column, final int index, final int[] source, final int offset, final int length)
+    {
+        checkBulk(index, source.length, offset, length);
+        UnsafeApi.copyMemory(source, ArrayBase.INT + (long)offset * Integer.BYTES, null,
+            column + (long)index * Integer.BYTES, (long)length * Integer.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values of a {@code float} column, from packed index {@code index}, into
+     * {@code target} from element {@code offset}: one bulk copy, after checking both ranges.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param target the array.
+     * @param offset the first element written.
+     * @param length how many values.
+     */
+    protected final void copyOut(
+        final long column, final int index, final float[] target, final int offset, final int length)
+    {
+        checkBulk(index, target.length, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * Float.BYTES, target,
+            ArrayBase.FLOAT + (long)offset * Float.BYTES, (long)length * Float.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values from {@code source}, from element {@code offset}, into a {@code float}
+     * column from packed index {@code index}: one bulk copy, after checking both ranges. Does not stamp change
+     * ticks.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param source the array.
+     * @param offset the first element read.
+     * @param length how many values.
+     */
+    protected final void copyIn(
+        final long column, final int index, final float[] source, final int offset, final int length)
+    {
+        checkBulk(index, source.length, offset, length);
+        UnsafeApi.copyMemory(source, ArrayBase.FLOAT + (long)offset * Float.BYTES, null,
+            column + (long)index * Float.BYTES, (long)length * Float.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values of a {@code long} column, from packed index {@code index}, into
+     * {@code target} from element {@code offset}: one bulk copy, after checking both ranges.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param target the array.
+     * @param offset the first element written.
+     * @param length how many values.
+     */
+    protected final void copyOut(
+        final long column, final int index, final long[] target, final int offset, final int length)
+    {
+        checkBulk(index, target.length, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * Long.BYTES, target,
+            ArrayBase.LONG + (long)offset * Long.BYTES, (long)length * Long.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values from {@code source}, from element {@code offset}, into a {@code long}
+     * column from packed index {@code index}: one bulk copy, after checking both ranges. Does not stamp change
+     * ticks.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param source the array.
+     * @param offset the first element read.
+     * @param length how many values.
+     */
+    protected final void copyIn(
+        final long column, final int index, final long[] source, final int offset, final int length)
+    {
+        checkBulk(index, source.length, offset, length);
+        UnsafeApi.copyMemory(source, ArrayBase.LONG + (long)offset * Long.BYTES, null,
+            column + (long)index * Long.BYTES, (long)length * Long.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values of a {@code double} column, from packed index {@code index}, into
+     * {@code target} from element {@code offset}: one bulk copy, after checking both ranges.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param target the array.
+     * @param offset the first element written.
+     * @param length how many values.
+     */
+    protected final void copyOut(
+        final long column, final int index, final double[] target, final int offset, final int length)
+    {
+        checkBulk(index, target.length, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * Double.BYTES, target,
+            ArrayBase.DOUBLE + (long)offset * Double.BYTES, (long)length * Double.BYTES);
+    }
+
+    /**
+     * Copies {@code length} values from {@code source}, from element {@code offset}, into a {@code double}
+     * column from packed index {@code index}: one bulk copy, after checking both ranges. Does not stamp change
+     * ticks.
+     *
+     * @param column the column's address.
+     * @param index  the first packed index.
+     * @param source the array.
+     * @param offset the first element read.
+     * @param length how many values.
+     */
+    protected final void copyIn(
+        final long column, final int index, final double[] source, final int offset, final int length)
+    {
+        checkBulk(index, source.length, offset, length);
+        UnsafeApi.copyMemory(source, ArrayBase.DOUBLE + (long)offset * Double.BYTES, null,
+            column + (long)index * Double.BYTES, (long)length * Double.BYTES);
     }
 
     /**

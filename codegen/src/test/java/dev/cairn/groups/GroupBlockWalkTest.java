@@ -1,0 +1,535 @@
+package dev.cairn.groups;
+
+import dev.cairn.Entity;
+import dev.cairn.World;
+import dev.cairn.command.CommandBuffer;
+import dev.cairn.groups.BlockFixtures.Mood;
+import dev.cairn.groups.BlockFixtures.Pair;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * The walk of an owning group by block: the owned columns of up to {@code Block.CAPACITY} consecutive entities as
+ * heap arrays, filled when asked for, the writable ones copied back after the action, with the structure locked.
+ */
+final class GroupBlockWalkTest
+{
+    private static final int CAPACITY = BlockFixtures_BodiesGroup.Block.CAPACITY;
+
+    private final World world = new World(1 << 16);
+    private final BlockFixtures_BodyStorage bodies = world.storage(BlockFixtures_BodyStorage.TYPE);
+    private final BlockFixtures_TintStorage tints = world.storage(BlockFixtures_TintStorage.TYPE);
+    private final BlockFixtures_LiveStorage live = world.storage(BlockFixtures_LiveStorage.TYPE);
+    private final BlockFixtures_ParkedStorage parked = world.storage(BlockFixtures_ParkedStorage.TYPE);
+
+    @AfterEach
+    void close()
+    {
+        world.close();
+    }
+
+    @Test
+    void blocksCoverTheGroupFrontToBackAndHoldEachEntitysColumnsOfEveryType()
+    {
+        final Map<Long, Integer> members = populate(2 * CAPACITY + 77);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        assertEquals(members.size(), group.size());
+        final List<Long> visited = new ArrayList<>();
+        final int[] next = {0};
+
+        group.forEachBlock(block ->
+        {
+            assertEquals(next[0], block.start(), "blocks follow each other from the front");
+            assertTrue(block.length() > 0 && block.length() <= CAPACITY);
+            next[0] += block.length();
+            final float[] x = block.bodyXReadOnly();
+            final Mood[] mood = block.bodyMoodReadOnly();
+            final boolean[] awake = block.bodyAwakeReadOnly();
+            final double[] a = block.bodyPairAReadOnly();
+            final long[] b = block.bodyPairBReadOnly();
+            final long[] target = block.bodyTargetReadOnly();
+            final byte[] tb = block.tintBReadOnly();
+            final short[] ts = block.tintSReadOnly();
+            final char[] tc = block.tintCReadOnly();
+            final int[] ti = block.tintIReadOnly();
+            for (int i = 0; i < block.length(); i++)
+            {
+                final long entity = block.entity(i);
+                assertEquals(entity, bodies.entityAt(block.start() + i));
+                final int n = members.get(entity);
+                assertEquals(body(n, entity), new BlockFixtures.Body(x[i], mood[i], awake[i], new Pair(a[i], b[i]),
+                    target[i]), "element " + i + " of block " + block.start());
+                assertEquals(tint(n), new BlockFixtures.Tint(tb[i], ts[i], tc[i], ti[i]));
+                visited.add(entity);
+            }
+        });
+
+        assertEquals(group.size(), next[0], "the blocks end at the group's end");
+        assertEquals(members.keySet(), new java.util.HashSet<>(visited));
+        assertEquals(members.size(), visited.size(), "each entity in exactly one block");
+    }
+
+    @Test
+    void writableArraysAreCopiedBackAndReadOnlyOnesAreNot()
+    {
+        final Map<Long, Integer> members = populate(CAPACITY + 10);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+
+        group.forEachBlock(block ->
+        {
+            final float[] x = block.bodyX();
+            final Mood[] mood = block.bodyMood();
+            final boolean[] awake = block.bodyAwake();
+            final long[] b = block.bodyPairB();
+            final int[] ti = block.tintI();
+            final double[] a = block.bodyPairAReadOnly();
+            final short[] ts = block.tintSReadOnly();
+            for (int i = 0; i < block.length(); i++)
+            {
+                x[i] += 0.5f;
+                mood[i] = Mood.ASLEEP;
+                awake[i] = !awake[i];
+                b[i] = -b[i];
+                ti[i] = ti[i] * 2;
+                a[i] = -1;
+                ts[i] = -1;
+            }
+        });
+
+        for (final Map.Entry<Long, Integer> member : members.entrySet())
+        {
+            final long entity = member.getKey();
+            final int n = member.getValue();
+            final BlockFixtures.Body was = body(n, entity);
+            assertEquals(new BlockFixtures.Body(was.x() + 0.5f, Mood.ASLEEP, !was.awake(),
+                new Pair(was.pair().a(), -was.pair().b()), was.target()), bodies.get(entity));
+            final BlockFixtures.Tint tintWas = tint(n);
+            assertEquals(new BlockFixtures.Tint(tintWas.b(), tintWas.s(), tintWas.c(), tintWas.i() * 2),
+                tints.get(entity), "the read-only short was not copied back, the writable int was");
+        }
+    }
+
+    @Test
+    void aColumnAskedForReadOnlyAndThenWritableIsCopiedBackWithTheChangesMadeBefore()
+    {
+        final Map<Long, Integer> members = populate(20);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+
+        group.forEachBlock(block ->
+        {
+            final float[] x = block.bodyXReadOnly();
+            for (int i = 0; i < block.length(); i++)
+            {
+                x[i] = 7;
+            }
+            assertTrue(x == block.bodyX(), "both accessors return the same array");
+        });
+
+        for (final long entity : members.keySet())
+        {
+            assertEquals(7f, bodies.x(entity));
+        }
+    }
+
+    @Test
+    void writingATrackedColumnStampsItsChangeTicksAndReadingDoesNot()
+    {
+        final Map<Long, Integer> members = populate(CAPACITY + 3);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final int before = world.advanceTick();
+        final int now = world.tick();
+
+        group.forEachBlock(block -> block.bodyXReadOnly());
+        for (final long entity : members.keySet())
+        {
+            assertFalse(bodies.changedSince(bodies.indexOf(entity), before), "reading stamps nothing");
+        }
+
+        group.forEachBlock(block -> block.bodyMood());
+        for (final long entity : members.keySet())
+        {
+            assertEquals(now, bodies.changedTickAt(bodies.indexOf(entity)), "the writable column was copied back");
+        }
+    }
+
+    @Test
+    void structuralChangesInsideTheActionAreRefusedAndLeaveTheWorldAsItWas()
+    {
+        final Map<Long, Integer> members = populate(30);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final long outsider = world.create();
+        final List<Consumer<Long>> changes = List.of(
+            entity -> world.destroy(entity),
+            entity -> world.create(),
+            entity -> bodies.erase(entity),
+            entity -> parked.emplace(entity),
+            entity -> live.emplace(outsider),
+            entity -> bodies.clear(),
+            entity -> world.clear(),
+            entity -> group.sort(bodies.comparingX()),
+            entity -> group.close(),
+            entity -> world.close(),
+            entity -> new BlockFixtures_BodiesGroup(world),
+            entity -> group.forEachBlock(inner -> fail("a nested block walk ran")),
+            entity -> group.parallelForEach((e, body, tint) -> fail("a parallel walk ran")),
+            entity -> world.advanceTick());
+
+        for (final Consumer<Long> change : changes)
+        {
+            final AtomicReference<IllegalStateException> refused = new AtomicReference<>();
+            group.forEachBlock(block ->
+            {
+                refused.set(assertThrows(IllegalStateException.class, () -> change.accept(block.entity(0))));
+                block.bodyX()[0] = -5;
+            });
+            assertTrue(refused.get().getMessage().contains("BlockFixtures_BodiesGroup.forEachBlock"),
+                refused.get().getMessage());
+            assertEquals(members.size(), group.size());
+            assertTrue(group.isOpen() && world.valid(outsider));
+            for (final long entity : members.keySet())
+            {
+                assertTrue(group.contains(entity));
+            }
+        }
+        assertEquals(-5f, bodies.xAt(0), "values written in the action are kept");
+        final long entity = members.keySet().iterator().next();
+        world.destroy(entity);
+        assertFalse(group.contains(entity), "the structure is unlocked after the walk");
+    }
+
+    @Test
+    void changesRecordedInACommandBufferApplyAfterTheWalk()
+    {
+        final Map<Long, Integer> members = populate(CAPACITY + 40);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final CommandBuffer commands = new CommandBuffer(world);
+
+        group.forEachBlock(block ->
+        {
+            final boolean[] awake = block.bodyAwakeReadOnly();
+            for (int i = 0; i < block.length(); i++)
+            {
+                if (!awake[i])
+                {
+                    parked.emplace(commands, block.entity(i));
+                }
+            }
+        });
+        commands.apply();
+
+        for (final Map.Entry<Long, Integer> member : members.entrySet())
+        {
+            final boolean awake = body(member.getValue(), member.getKey()).awake();
+            assertEquals(awake, group.contains(member.getKey()));
+        }
+    }
+
+    @Test
+    void anActionThatThrowsStopsTheWalkWithoutCopyingBackItsBlock()
+    {
+        populate(2 * CAPACITY + 5);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final Map<Long, Float> before = xs();
+        final RuntimeException boom = new RuntimeException("boom");
+
+        final RuntimeException thrown = assertThrows(RuntimeException.class, () -> group.forEachBlock(block ->
+        {
+            final float[] x = block.bodyX();
+            for (int i = 0; i < block.length(); i++)
+            {
+                x[i] = 99;
+            }
+            if (block.start() > 0)
+            {
+                throw boom;
+            }
+        }));
+
+        assertTrue(thrown == boom);
+        for (int i = 0; i < group.size(); i++)
+        {
+            final long entity = bodies.entityAt(i);
+            assertEquals(i < CAPACITY ? 99f : before.get(entity), bodies.xAt(i), "index " + i);
+        }
+        world.destroy(bodies.entityAt(0));
+        assertEquals(2 * CAPACITY + 4, group.size(), "the structure is unlocked after a failed walk");
+    }
+
+    @Test
+    void aNullEnumConstantIsRefusedBeforeAnyColumnOfItsBlockIsCopiedBack()
+    {
+        populate(CAPACITY + 5);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final Map<Long, Float> before = xs();
+
+        final NullPointerException thrown = assertThrows(NullPointerException.class, () ->
+            group.forEachBlock(block ->
+            {
+                final float[] x = block.bodyX();
+                x[0] = 123;
+                if (block.start() > 0)
+                {
+                    block.bodyMood()[block.length() - 1] = null;
+                }
+            }));
+
+        assertEquals("element 4 of block.bodyMood() is null, but a component's enum field cannot be: put a " +
+            "constant there; nothing of this block was copied back", thrown.getMessage());
+        assertEquals(123f, bodies.xAt(0), "the first block was copied back");
+        assertEquals(before.get(bodies.entityAt(CAPACITY)), bodies.xAt(CAPACITY), "the second was not");
+        for (int i = 0; i < group.size(); i++)
+        {
+            assertNotNull(bodies.moodAt(i));
+        }
+    }
+
+    @Test
+    void aBlockKeptAfterItsActionThrowsOnEveryAccessor()
+    {
+        populate(10);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final AtomicReference<BlockFixtures_BodiesGroup.Block> kept = new AtomicReference<>();
+        group.forEachBlock(block ->
+        {
+            block.bodyX();
+            kept.set(block);
+        });
+        final BlockFixtures_BodiesGroup.Block block = kept.get();
+
+        final List<Runnable> uses = List.of(block::start, block::length, () -> block.entity(0), block::bodyX,
+            block::bodyXReadOnly, block::tintIReadOnly, block::bodyMood);
+        for (final Runnable use : uses)
+        {
+            final IllegalStateException thrown = assertThrows(IllegalStateException.class, use::run);
+            assertEquals("this block of BlockFixtures_BodiesGroup was used after the action it was passed to " +
+                "returned; use a block only inside that action", thrown.getMessage());
+        }
+    }
+
+    @Test
+    void anIndexOutsideTheBlockIsNamed()
+    {
+        populate(10);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        group.forEachBlock(block ->
+        {
+            assertThrows(IndexOutOfBoundsException.class, () -> block.entity(-1));
+            final IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class,
+                () -> block.entity(10));
+            assertTrue(past.getMessage().contains("10"), past.getMessage());
+        });
+    }
+
+    @Test
+    void anEmptyGroupCallsNothingAndAClosedOneThrows()
+    {
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        group.forEachBlock(block -> fail("an empty group has no block"));
+        assertThrows(NullPointerException.class, () -> group.forEachBlock(null));
+
+        group.close();
+        final IllegalStateException closed = assertThrows(IllegalStateException.class,
+            () -> group.forEachBlock(block -> fail("a closed group has no block")));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+        final long entity = world.create();
+        bodies.emplace(entity, 1, Mood.CALM, true, 1, 2, Entity.NULL);
+        assertTrue(bodies.contains(entity), "a refused walk leaves the structure unlocked");
+    }
+
+    @Test
+    void aBlockWalkInsideAnotherWalkOfTheSameGroupSeesAndKeepsItsValues()
+    {
+        populate(50);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final int[] inner = {0};
+        group.forEach((entity, body, tint) ->
+        {
+            if (inner[0]++ == 0)
+            {
+                group.forEachBlock(block ->
+                {
+                    final float[] x = block.bodyX();
+                    for (int i = 0; i < block.length(); i++)
+                    {
+                        x[i] = 3;
+                    }
+                });
+            }
+            assertEquals(3f, body.x(), "the outer walk reads what the block walk wrote");
+        });
+    }
+
+    @Test
+    void theParallelWalkPutsEachEntityInExactlyOneBlockAndCopiesEveryBlockBack() throws Exception
+    {
+        final Map<Long, Integer> members = populate(5 * CAPACITY + 11);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final ForkJoinPool pool = new ForkJoinPool(3);
+        try
+        {
+            for (final int chunk : new int[] {1, 100, CAPACITY, 3 * CAPACITY, 0})
+            {
+                final Map<Long, Integer> seen = new ConcurrentHashMap<>();
+                group.parallelForEachBlock(pool, chunk, block ->
+                {
+                    assertTrue(block.length() <= Math.max(1, Math.min(chunk == 0 ? CAPACITY : chunk, CAPACITY)));
+                    final int[] ti = block.tintI();
+                    for (int i = 0; i < block.length(); i++)
+                    {
+                        assertNull(seen.put(block.entity(i), 1), "an entity in two blocks");
+                        ti[i] += 1;
+                    }
+                });
+                assertEquals(members.keySet(), seen.keySet(), "chunk size " + chunk);
+            }
+        }
+        finally
+        {
+            pool.shutdownNow();
+        }
+        for (final Map.Entry<Long, Integer> member : members.entrySet())
+        {
+            assertEquals(tint(member.getValue()).i() + 5, tints.i(member.getKey()));
+        }
+        final IllegalStateException locked = assertThrows(IllegalStateException.class,
+            () -> group.parallelForEachBlock(block -> world.create()));
+        assertTrue(locked.getMessage().contains("parallelForEachBlock"), locked.getMessage());
+    }
+
+    @Test
+    void aWarmWalkAllocatesNothing()
+    {
+        populate(3 * CAPACITY);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final BlockFixtures_BodiesGroup.BlockAction action = block ->
+        {
+            final float[] x = block.bodyX();
+            final int[] ti = block.tintIReadOnly();
+            for (int i = 0; i < block.length(); i++)
+            {
+                x[i] += ti[i];
+            }
+        };
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        long fewest = Long.MAX_VALUE;
+        for (int round = 0; round < 30; round++)
+        {
+            final long before = threads.getThreadAllocatedBytes(Thread.currentThread().getId());
+            group.forEachBlock(action);
+            fewest = Math.min(fewest, threads.getThreadAllocatedBytes(Thread.currentThread().getId()) - before);
+        }
+        assertEquals(0, fewest, "bytes allocated by a warm walk");
+    }
+
+    @Test
+    void theStoragesBulkAccessorsCheckBothRangesAndTheStorage()
+    {
+        populate(40);
+        final int size = bodies.size();
+        final float[] x = new float[10];
+        bodies.readXAt(5, x, 2, 8);
+        for (int i = 0; i < 8; i++)
+        {
+            assertEquals(bodies.xAt(5 + i), x[2 + i]);
+        }
+
+        final IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class,
+            () -> bodies.readXAt(size - 5, x, 0, 6));
+        assertEquals("packed indices [" + (size - 5) + ", " + (size + 1) + ") are not inside [0, " + size + ") of " +
+            bodies.name(), past.getMessage());
+        final IndexOutOfBoundsException array = assertThrows(IndexOutOfBoundsException.class,
+            () -> bodies.writeXAt(0, x, 5, 6));
+        assertEquals("array elements [5, 11) are not inside the array of length 10, for 6 values of " +
+            bodies.name(), array.getMessage());
+        assertThrows(IndexOutOfBoundsException.class, () -> bodies.readXAt(0, x, 0, -1));
+        assertThrows(IndexOutOfBoundsException.class, () -> bodies.readXAt(-1, x, 0, 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> bodies.readXAt(Integer.MAX_VALUE, x, 0, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> bodies.readXAt(0, x, Integer.MAX_VALUE, 2));
+        bodies.readXAt(size, x, 10, 0);
+
+        final Mood[] moods = {Mood.ANGRY, null, Mood.CALM};
+        final Mood before = bodies.moodAt(0);
+        final NullPointerException nul = assertThrows(NullPointerException.class,
+            () -> bodies.writeMoodAt(0, moods, 0, 3));
+        assertEquals("element 1 of the array is null, but mood of " + bodies.name() + " cannot be null: put a " +
+            "constant there; nothing was written", nul.getMessage());
+        assertEquals(before, bodies.moodAt(0), "nothing was written");
+        assertEquals(size, bodies.size());
+
+        world.close();
+        final IllegalStateException closed = assertThrows(IllegalStateException.class,
+            () -> bodies.readXAt(0, x, 0, 0));
+        assertTrue(closed.getMessage().contains("closed"), closed.getMessage());
+    }
+
+    /** {@code count} members of the group among entities with every component, some parked, some without Live. */
+    private Map<Long, Integer> populate(final int count)
+    {
+        final Map<Long, Integer> members = new HashMap<>();
+        final java.util.Random random = new java.util.Random(count);
+        for (int n = 0; members.size() < count; n++)
+        {
+            final long entity = world.create();
+            final BlockFixtures.Body body = body(n, entity);
+            bodies.add(entity, body);
+            tints.add(entity, tint(n));
+            final int kind = random.nextInt(10);
+            if (kind == 0)
+            {
+                live.emplace(entity);
+                parked.emplace(entity);
+            }
+            else if (kind == 1)
+            {
+                continue;
+            }
+            else
+            {
+                live.emplace(entity);
+                members.put(entity, n);
+            }
+        }
+        return members;
+    }
+
+    private Map<Long, Float> xs()
+    {
+        final Map<Long, Float> xs = new HashMap<>();
+        for (int i = 0; i < bodies.size(); i++)
+        {
+            xs.put(bodies.entityAt(i), bodies.xAt(i));
+        }
+        return xs;
+    }
+
+    private static BlockFixtures.Body body(final int n, final long entity)
+    {
+        return new BlockFixtures.Body(n * 0.25f, Mood.values()[n % 3], n % 2 == 0, new Pair(n * 1.5, -n * 3L),
+            entity);
+    }
+
+    private static BlockFixtures.Tint tint(final int n)
+    {
+        return new BlockFixtures.Tint((byte)n, (short)(n * 7), (char)('a' + n % 26), n * 11);
+    }
+}
