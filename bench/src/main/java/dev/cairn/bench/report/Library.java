@@ -12,6 +12,8 @@ public enum Library
     CAIRN_GROUP("CairnGroup", "Cairn group", "#fdae61"),
     /** Cairn, through the same groups walked by index ({@code CairnGroupIndexIteration}). */
     CAIRN_GROUP_INDEX("CairnGroupIndex", "Cairn group by index", "#fee08b"),
+    /** Cairn, through the same groups walked by block ({@code CairnGroupBlockIteration}). */
+    CAIRN_GROUP_BLOCK("CairnGroupBlock", "Cairn group by block", "#ffffbf"),
     /** Dominion 0.9.0. */
     DOMINION("Dominion", "Dominion", "#1b9e77"),
     /** Artemis-odb 2.3.0. */
