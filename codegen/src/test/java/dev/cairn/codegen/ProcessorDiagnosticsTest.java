@@ -573,6 +573,25 @@ final class ProcessorDiagnosticsTest
         assertTrue(generated(compilation, "q.CarrierStorage").contains("public float vecX(final long entity)"));
     }
 
+    @Test
+    void aGroupOwningAComponentThatWaitsForAGeneratedTypeWaitsWithIt()
+    {
+        final JavaFileObject source = source("Carrier",
+            "@Component",
+            "record Carrier(int id, GeneratedVec vec) {}");
+        final JavaFileObject group = file("q.Carrying",
+            "package q;",
+            "@dev.cairn.Group(owns = Carrier.class)",
+            "interface Carrying {}");
+        final Compilation compilation = javac()
+            .withProcessors(new VecGenerator(), new CairnProcessor())
+            .withOptions("-Xlint:all,-processing", "-Werror")
+            .compile(source, group);
+        assertThat(compilation).succeededWithoutWarnings();
+        assertTrue(generated(compilation, "q.CarryingGroup").contains("public float[] carrierVecX()"),
+            "the block has the generated record's columns");
+    }
+
     @ParameterizedTest
     @EnumSource(Tool.class)
     void aFieldTypeThatNeverExistsIsReportedOnce(final Tool tool)

@@ -74,8 +74,8 @@ class ReportGeneratorTest
     {
         final List<Goal> goals = Goal.evaluate(results());
 
-        assertEquals(12, goals.size(), "the sample has no exclusion workload, so no exclusion goal");
-        assertEquals("not measured", goals.get(11).verdict(), "the sample has no destroy-many result");
+        assertEquals(14, goals.size(), "the sample has no exclusion workload, so no exclusion goal");
+        assertEquals("not measured", goals.get(13).verdict(), "the sample has no destroy-many result");
         assertTrue(goals.get(0).met(), goals.get(0).toString());
         assertEquals("met, 25% under the limit", goals.get(0).verdict());
         assertTrue(goals.get(1).met(), goals.get(1).toString());
@@ -85,7 +85,7 @@ class ReportGeneratorTest
         assertFalse(goals.get(4).met(), goals.get(4).toString());
         assertEquals("missed, 17% over the limit (2.04 ns too slow)", goals.get(4).verdict());
         assertTrue(goals.get(5).met(), goals.get(5).toString());
-        for (final Goal group : goals.subList(6, 11))
+        for (final Goal group : goals.subList(6, 13))
         {
             assertEquals("not measured", group.verdict(), "the sample has no group results");
         }
@@ -103,8 +103,10 @@ class ReportGeneratorTest
             .replace("\"score\": 1.5,", "\"score\": 0.9,");
         final String byIndex = group.replace("CairnGroupIteration", "CairnGroupIndexIteration")
             .replace("\"score\": 0.9,", "\"score\": 1.2,");
-        final ResultSet results = ResultSet.parse(
-            json.substring(0, start) + group + "\n    " + byIndex + "\n    " + json.substring(start));
+        final String byBlock = group.replace("CairnGroupIteration", "CairnGroupBlockIteration")
+            .replace("\"score\": 0.9,", "\"score\": 0.3,");
+        final ResultSet results = ResultSet.parse(json.substring(0, start) + group + "\n    " + byIndex + "\n    " +
+            byBlock + "\n    " + json.substring(start));
 
         assertEquals(0.9, results.find(Library.CAIRN_GROUP, Workloads.ITERATE2, 1_000_000).nanos(), 1e-9);
         assertEquals(1.2, results.find(Library.CAIRN_GROUP_INDEX, Workloads.ITERATE2, 1_000_000).nanos(), 1e-9);
@@ -116,6 +118,10 @@ class ReportGeneratorTest
         assertTrue(goals.get(8).goal().startsWith("full-owning group by index"), goals.get(8).toString());
         assertEquals("missed, 20% over the limit", goals.get(8).verdict(), goals.get(8).toString());
         assertEquals("missed, 20% over the limit", goals.get(9).verdict(), goals.get(9).toString());
+        assertEquals(0.3, results.find(Library.CAIRN_GROUP_BLOCK, Workloads.ITERATE2, 1_000_000).nanos(), 1e-9);
+        assertTrue(goals.get(10).goal().startsWith("full-owning group by block"), goals.get(10).toString());
+        assertEquals("met, 70% under the limit", goals.get(10).verdict(), goals.get(10).toString());
+        assertEquals("met, 70% under the limit", goals.get(11).verdict(), goals.get(11).toString());
     }
 
     @Test
