@@ -1118,16 +1118,27 @@ public final class World implements AutoCloseable, Storages
 
     /**
      * Whether this world's structure is locked now, by a parallel iteration ({@code parallelForEach} of a view or
-     * group) or a snapshot written to a channel: until it returns, structural changes (create, destroy, add, remove,
-     * clear, sort, compact, new storages, groups, observers and listeners, advancing the tick) throw
-     * {@link IllegalStateException}; in a parallel iteration, record them in a {@link dev.cairn.command.CommandBuffer}
-     * instead.
+     * group), a group's walk by block ({@code forEachBlock}) or a snapshot written to a channel: until it returns,
+     * structural changes (create, destroy, add, remove, clear, sort, compact, new storages, groups, observers and
+     * listeners, advancing the tick, closing) throw {@link IllegalStateException}; record them in a
+     * {@link dev.cairn.command.CommandBuffer} instead and apply it afterwards.
      *
      * @return true while one runs; false once closed.
      */
     public boolean isStructureLocked()
     {
         return !offHeap.isClosed() && offHeap.structureLockedBy() != null;
+    }
+
+    /**
+     * What locks this world's structure now (see {@link #isStructureLocked()}), as the messages of refused changes
+     * name it.
+     *
+     * @return for example {@code "MovementGroup.forEachBlock"}; null while nothing does, and once closed.
+     */
+    public String structureLockedBy()
+    {
+        return offHeap.isClosed() ? null : offHeap.structureLockedBy();
     }
 
     /**

@@ -550,14 +550,15 @@ final class GroupSource
         out.line("public void forEachBlock(final BlockAction action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each block\");");
-        out.line("final int extent = group.beginBlockWalk(\"" + className + ".forEachBlock\");");
+        out.line("final String walk = \"" + className + ".forEachBlock\";");
+        out.line("final int extent = group.beginBlockWalk(walk);");
         out.line("try");
         out.open();
         out.line("walkBlocks(0, extent, action);");
         out.close();
         out.line("finally");
         out.open();
-        out.line("group.endBlockWalk();");
+        out.line("group.endBlockWalk(walk);");
         out.close();
         out.close();
         out.blank();
@@ -688,7 +689,12 @@ final class GroupSource
         out.line("public long entity(final int i)");
         out.open();
         out.line("requireValid();");
-        out.line("return " + className + ".this.group.entityAt(start + java.util.Objects.checkIndex(i, length));");
+        out.line("if (i < 0 || i >= length)");
+        out.open();
+        out.line("throw new IndexOutOfBoundsException(\"index \" + i + \" is outside [0, \" + length + \"), the entities \" +");
+        out.line("    \"of this block of " + className + "\");");
+        out.close();
+        out.line("return " + className + ".this.group.entityAt(start + i);");
         out.close();
         for (final BlockColumn column : columns)
         {

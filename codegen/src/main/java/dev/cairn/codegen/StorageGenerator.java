@@ -540,7 +540,8 @@ final class StorageGenerator
             final Parameter length = new Parameter("int", "int", "length");
             final String copy = raw ? ", in one bulk copy of the column's memory" : "";
             final String range = "@throws IndexOutOfBoundsException if {@code [index, index + length)} is not inside " +
-                "{@code [0, size())} or the array's elements are not inside it; nothing is copied then.";
+                "{@code [0, size())}, or {@code [offset, offset + length)} not inside the array; nothing is copied " +
+                "then.";
             final String closed = "@throws IllegalStateException     if the storage is closed.";
 
             out.javadoc("Copies the " + field + " of the components at packed indices {@code [index, index + " +
@@ -565,16 +566,23 @@ final class StorageGenerator
             method(Owner.STORAGE, column, "public void", "read" + capitalised + "At", List.of(index,
                 new Parameter(type + "[]", erasure(column) + "[]", "target"), offset, length), body(read));
 
-            out.javadoc("Copies {@code length} values from {@code source}, from its element {@code offset}, into the " +
+            final List<String> writeDoc = new ArrayList<>(List.of(
+                "Copies {@code length} values from {@code source}, from its element {@code offset}, into the " +
                     field + " of the components at packed indices {@code [index, index + length)}" + copy +
-                    (model.tracked() ? ", and stamps their change ticks" : "") + ".",
+                    (model.tracked() ? ", and stamps their change ticks" : "") + ". Tells no listener.",
                 "",
                 "@param index  the first packed index.",
                 "@param source where the values come from.",
                 "@param offset the first element of {@code source} read.",
                 "@param length how many values.",
                 range,
-                closed);
+                closed));
+            if (column.type().isEnum())
+            {
+                writeDoc.add("@throws NullPointerException      naming the first null element of the range; nothing is " +
+                    "written then.");
+            }
+            out.javadoc(writeDoc.toArray(new String[0]));
             final List<String> write = new ArrayList<>();
             if (raw)
             {

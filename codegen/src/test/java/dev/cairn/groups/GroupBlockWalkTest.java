@@ -326,6 +326,46 @@ final class GroupBlockWalkTest
     }
 
     @Test
+    void endingAWalkWhoseStartWasRefusedLeavesTheLockOfTheWalkThatRefusedIt()
+    {
+        populate(10);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        group.forEachBlock(block ->
+        {
+            final String mine = "mine";
+            try
+            {
+                assertThrows(IllegalStateException.class, () -> group.group().beginBlockWalk(mine));
+            }
+            finally
+            {
+                group.group().endBlockWalk(mine);
+            }
+            group.group().endBlockWalk("BlockFixtures_BodiesGroup.forEachBlock ");
+            assertEquals("BlockFixtures_BodiesGroup.forEachBlock", world.structureLockedBy());
+            assertThrows(IllegalStateException.class, () -> world.destroy(block.entity(0)));
+        });
+        assertNull(world.structureLockedBy());
+    }
+
+    @Test
+    void aCommandBufferAppliedInsideTheActionIsRefusedNamingTheWalk()
+    {
+        populate(10);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final CommandBuffer commands = new CommandBuffer(world);
+        group.forEachBlock(block ->
+        {
+            parked.emplace(commands, block.entity(0));
+            final IllegalStateException refused = assertThrows(IllegalStateException.class, commands::apply);
+            assertTrue(refused.getMessage().contains("is locked (BlockFixtures_BodiesGroup.forEachBlock runs)"),
+                refused.getMessage());
+        });
+        commands.apply();
+        assertEquals(9, group.size());
+    }
+
+    @Test
     void anIndexOutsideTheBlockIsNamed()
     {
         populate(10);
@@ -335,7 +375,8 @@ final class GroupBlockWalkTest
             assertThrows(IndexOutOfBoundsException.class, () -> block.entity(-1));
             final IndexOutOfBoundsException past = assertThrows(IndexOutOfBoundsException.class,
                 () -> block.entity(10));
-            assertTrue(past.getMessage().contains("10"), past.getMessage());
+            assertEquals("index 10 is outside [0, 10), the entities of this block of BlockFixtures_BodiesGroup",
+                past.getMessage());
         });
     }
 

@@ -549,7 +549,7 @@ final class CommandBufferTest
         final IllegalStateException during = assertThrows(IllegalStateException.class, () ->
             world.view(Position.class).parallelForEach(ForkJoinPool.commonPool(), 1, entity -> commands.apply()));
         assertTrue(during.getMessage().contains(
-            "cannot be applied while the structure of its World is locked (a parallel iteration"), during.getMessage());
+            "cannot be applied while the structure of its World is locked ("), during.getMessage());
         assertEquals(1, commands.size());
         assertTrue(storage.contains(a));
         world.close();

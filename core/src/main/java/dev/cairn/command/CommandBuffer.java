@@ -372,10 +372,11 @@ public final class CommandBuffer
 
     private void ensureUnlocked(final String what, final String advice)
     {
-        if (world.isStructureLocked())
+        final String lockedBy = world.structureLockedBy();
+        if (lockedBy != null)
         {
             throw new IllegalStateException("a command buffer cannot be " + what + " while the structure of its World " +
-                "is locked (a parallel iteration or a save to a channel runs): " + advice);
+                "is locked (" + lockedBy + " runs): " + advice);
         }
     }
 

@@ -342,8 +342,9 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Starts a walk that copies the owned storages' columns to and from arrays between calls to an action, as a
-     * generated group's {@code forEachBlock} does: locks the world's structure, so that no change of members, order or
+     * Starts a walk that copies the owned storages' columns to and from arrays between calls to an action, for a
+     * generated group's {@code forEachBlock} (a {@code RuntimeGroup} has no block walk of its own: its columns' types
+     * are only known to generated code): locks the world's structure, so that no change of members, order or
      * memory (nor a close) can move the columns under the copies, until {@link #endBlockWalk()}. The action may read
      * and write component values meanwhile; every structural change throws {@link IllegalStateException} naming
      * {@code what}.
@@ -361,12 +362,15 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Ends a walk started by {@link #beginBlockWalk(String)}: unlocks the world's structure. Call it in a
-     * {@code finally} block.
+     * Ends a walk started by {@link #beginBlockWalk(String)}: unlocks the world's structure if that walk locked it.
+     * Call it in a {@code finally} block after a {@code beginBlockWalk} that returned; ending a walk whose start was
+     * refused, or with another description, does nothing, so it cannot lift the lock of what refused it.
+     *
+     * @param what the very string passed to {@code beginBlockWalk}.
      */
-    public void endBlockWalk()
+    public void endBlockWalk(final String what)
     {
-        world.offHeap.unlockStructure();
+        world.offHeap.unlockStructure(what);
     }
 
     /**
