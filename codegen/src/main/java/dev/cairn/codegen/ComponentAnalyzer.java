@@ -450,7 +450,7 @@ final class ComponentAnalyzer
     }
 
     /** Why {@code type} cannot be used from a class in {@code packageName}, or null if it can. */
-    private String inaccessibility(final TypeElement type, final String packageName)
+    String inaccessibility(final TypeElement type, final String packageName)
     {
         for (Element element = type; element instanceof TypeElement; element = element.getEnclosingElement())
         {

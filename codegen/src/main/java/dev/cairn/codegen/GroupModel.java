@@ -13,14 +13,17 @@ import java.util.List;
  * @param owns         the components the group owns; none for a non-owning group.
  * @param with         the components it requires without owning.
  * @param without      the components an entity must not have.
- * @param blockColumns every column of the owned components, in declaration order.
+ * @param blockColumns every column of the owned components that the group's package can name, in declaration order.
+ * @param hiddenColumns the others, described for the block's Javadoc: columns of an enum type the group's package
+ *                      cannot see.
  */
 record GroupModel(
     TypeElement group,
     List<ViewComponent> owns,
     List<ViewComponent> with,
     List<ViewComponent> without,
-    List<BlockColumn> blockColumns)
+    List<BlockColumn> blockColumns,
+    List<String> hiddenColumns)
 {
     /**
      * The components an entity of the group has: the owned ones, then {@code with}.

@@ -23,8 +23,9 @@ final class GroupSource
     static final String WRITTEN = "Written";
 
     /** The names of the members every generated block has, which no column accessor may take. */
-    static final Set<String> BLOCK_MEMBERS = Set.of("CAPACITY", "start", "length", "entity", "hashCode", "toString",
-        "getClass", "notify", "notifyAll", "wait", "clone", "finalize");
+    static final Set<String> BLOCK_MEMBERS = Set.of("CAPACITY", "start", "length", "entity", "begin", "end",
+        "requireValid", "requireConstants", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone",
+        "finalize");
 
     /** How many entities a block holds at most: 512 balances the copies' fixed cost against the arrays' size. */
     private static final int BLOCK_CAPACITY = 512;
@@ -577,7 +578,8 @@ final class GroupSource
                 "on {@code pool}, each walked block by block with a {@link Block} of its own: the entities of " +
                 "{@link #forEachBlock(BlockAction)}, each in exactly one block, front to back within a chunk and in " +
                 "no particular order across chunks. A block never spans two chunks, so a chunk size that is a " +
-                "multiple of {@link Block#CAPACITY} keeps every block but the last of a chunk full. The world's " +
+                "multiple of {@link Block#CAPACITY} (as the automatic size is) keeps every block but the last of a " +
+                "chunk full. The world's " +
                 "structure is locked until it returns, as for {@link #parallelForEach(ForkJoinPool, int, Action)}: " +
                 "the action may read any component and write the arrays of its own block.",
             "",
@@ -590,7 +592,9 @@ final class GroupSource
             "final BlockAction action)");
         out.open();
         out.line("Chunks.requireValid(pool, chunkSize, action);");
-        out.line("group.forEachChunk(pool, chunkSize, \"" + className + ".parallelForEachBlock\",");
+        out.line("final int size = Chunks.sizeInBlocks(chunkSize, group.extent(), pool.getParallelism(), " +
+            "Block.CAPACITY);");
+        out.line("group.forEachChunk(pool, size, \"" + className + ".parallelForEachBlock\",");
         out.line("    (from, to) -> walkBlocks(from, to, action));");
         out.close();
         out.blank();
@@ -629,7 +633,7 @@ final class GroupSource
     private void blockClass()
     {
         final List<BlockColumn> columns = model.blockColumns();
-        out.javadoc("Up to {@link #CAPACITY} consecutive entities of the group, as {@link " + className +
+        final List<String> doc = new ArrayList<>(List.of("Up to {@link #CAPACITY} consecutive entities of the group, as {@link " + className +
                 "#forEachBlock(BlockAction)} hands them to its action: the entities at the group's indices " +
                 "{@code [start(), start() + length())}, which the owned storages hold at the same packed indices.",
             "<p>",
@@ -642,8 +646,16 @@ final class GroupSource
                 "at all. Changes made to an array returned read-only are lost, unless the writable accessor of the " +
                 "same column is called too during the same step.",
             "<p>",
-            "A block is valid only during the call of the action it was passed to; afterwards its accessors throw " +
-                "{@link IllegalStateException}.");
+            "A block is valid only during the call of the action it was passed to: its accessors throw {@link " +
+                "IllegalStateException} once its walk ended (the object is reused, so during a later walk a block " +
+                "kept from an earlier one is that walk's current block)."));
+        if (!model.hiddenColumns().isEmpty())
+        {
+            doc.add("<p>");
+            doc.add("Left out, because this group's package cannot name their enum types: " +
+                String.join(", ", model.hiddenColumns()) + "; read and write them through their storages.");
+        }
+        out.javadoc(doc.toArray(new String[0]));
         out.line("public final class Block");
         out.open();
         out.javadoc("The most entities a block holds.");

@@ -286,10 +286,11 @@ final class ViewGenerator
                 valid = false;
             }
         }
-        final List<BlockColumn> blockColumns = valid ? blockColumns(group, annotation, owns) : null;
+        final List<String> hiddenColumns = new ArrayList<>();
+        final List<BlockColumn> blockColumns = valid ? blockColumns(group, annotation, owns, hiddenColumns) : null;
         if (blockColumns != null)
         {
-            final GroupModel model = new GroupModel(group, owns, with, without, blockColumns);
+            final GroupModel model = new GroupModel(group, owns, with, without, blockColumns, hiddenColumns);
             final String packageName = GeneratedNames.packageOf(elements, group);
             final String className = GeneratedNames.group(group);
             GeneratedSource.write(processingEnv, group, "@Group", GeneratedNames.GROUP_SUFFIX,
@@ -301,12 +302,17 @@ final class ViewGenerator
 
     /**
      * The columns of the owned components, named as a block of the group hands them out; null, with an error
-     * reported, if two would have the same name, or one the name of a member every block has.
+     * reported, if two would have the same name, or one the name of a member every block has. A column whose enum
+     * type the group's package cannot name is left out and described in {@code hidden}.
      */
     private List<BlockColumn> blockColumns(
-        final TypeElement group, final AnnotationMirror annotation, final List<ViewComponent> owns)
+        final TypeElement group,
+        final AnnotationMirror annotation,
+        final List<ViewComponent> owns,
+        final List<String> hidden)
         throws UnresolvedTypeException
     {
+        final String packageName = GeneratedNames.packageOf(elements, group);
         final List<BlockColumn> columns = new ArrayList<>();
         final Map<String, BlockColumn> byName = new HashMap<>();
         for (final ViewComponent component : owns)
@@ -318,6 +324,14 @@ final class ViewGenerator
             }
             for (final Column column : owned.columns())
             {
+                final String hiddenBecause = column.type().isEnum() ?
+                    analyzer.inaccessibility(column.enumType(), packageName) : null;
+                if (hiddenBecause != null)
+                {
+                    hidden.add("{@code " + component.record().getSimpleName() + "." + column.path() + "} (its enum " +
+                        column.enumType().getQualifiedName() + " " + hiddenBecause + ")");
+                    continue;
+                }
                 final BlockColumn blockColumn = new BlockColumn(component,
                     column, component.name() + ComponentAnalyzer.capitalise(column.name()));
                 for (final String name : List.of(blockColumn.name(), blockColumn.name() + GroupSource.READ_ONLY,

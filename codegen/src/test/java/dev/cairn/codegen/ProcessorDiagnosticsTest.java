@@ -35,6 +35,7 @@ import java.util.stream.Stream;
 
 import static com.google.testing.compile.CompilationSubject.assertThat;
 import static com.google.testing.compile.Compiler.javac;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -266,6 +267,52 @@ final class ProcessorDiagnosticsTest
         {
             assertThat(compilation).hadErrorCount(1);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Tool.class)
+    void aColumnNamedLikeAPrivateMemberOfTheBlockIsAnError(final Tool tool)
+    {
+        final JavaFileObject require = source("Require",
+            "@Component",
+            "record Require(float valid) {}");
+        final JavaFileObject group = file("q.Checked",
+            "package q;",
+            "@dev.cairn.Group(owns = Require.class)",
+            "interface Checked {}");
+
+        assertThat(compile(tool, require, group)).hadErrorContaining("the block of the group generated for Checked " +
+            "would have two members called 'requireValid': one for Require.valid and one every block has; rename " +
+            "the field").inFile(group).onLineContaining("@dev.cairn.Group");
+    }
+
+    @Test
+    void aBlockLeavesOutAColumnWhoseEnumTheGroupsPackageCannotName()
+    {
+        final JavaFileObject mood = file("p.Mood",
+            "package p;",
+            "enum Mood { CALM, ANGRY }");
+        final JavaFileObject body = file("p.Body",
+            "package p;",
+            "@dev.cairn.Component",
+            "public record Body(float x, Mood mood) {}");
+        final JavaFileObject group = file("r.Bodies",
+            "package r;",
+            "@dev.cairn.Group(owns = p.Body.class)",
+            "interface Bodies {}");
+
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all,-processing", "-Werror")
+            .compile(mood, body, group);
+
+        assertThat(compilation).succeededWithoutWarnings();
+        final String generated = generated(compilation, "r.BodiesGroup");
+        assertTrue(generated.contains("public float[] bodyX()"), "the accessible column is there");
+        assertFalse(generated.contains("bodyMood"), "the enum column is not");
+        assertTrue(generated.replaceAll("\\s*\\n\\s*\\* ", " ").contains("Left out, because this group's package " +
+            "cannot name their enum types: {@code Body.mood} (its enum p.Mood is not public)"),
+            "the block's Javadoc says so");
     }
 
     @ParameterizedTest

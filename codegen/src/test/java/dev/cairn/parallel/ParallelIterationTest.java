@@ -599,6 +599,9 @@ final class ParallelIterationTest
                 "bytes allocated by a run of 4 chunks over 4,000 entities: " + small + ", over 40,000: " + large);
             assertEquals(Chunks.MIN_AUTOMATIC_CHUNK, Chunks.automaticSize(100, 8));
             assertEquals(12_500, Chunks.automaticSize(1_000_000, 10));
+            assertEquals(12_800, Chunks.sizeInBlocks(Chunks.AUTOMATIC, 1_000_000, 10, 512), "whole blocks");
+            assertEquals(1_024, Chunks.sizeInBlocks(Chunks.AUTOMATIC, 100, 8, 512));
+            assertEquals(700, Chunks.sizeInBlocks(700, 1_000_000, 10, 512), "a size asked for is kept");
         }
         finally
         {

@@ -65,6 +65,27 @@ public final class Chunks
     }
 
     /**
+     * The chunk size to walk {@code extent} indices with: {@code chunkSize} itself, or for {@link #AUTOMATIC} the
+     * {@linkplain #automaticSize(int, int) automatic size} rounded up to a multiple of {@code multiple}, so that a walk
+     * by blocks of {@code multiple} indices has full blocks in every chunk but the last.
+     *
+     * @param chunkSize   what the caller asked for.
+     * @param extent      the length of the range.
+     * @param parallelism the pool's parallelism.
+     * @param multiple    the block size, 1 or more.
+     * @return the chunk size.
+     */
+    public static int sizeInBlocks(final int chunkSize, final int extent, final int parallelism, final int multiple)
+    {
+        if (chunkSize != AUTOMATIC)
+        {
+            return chunkSize;
+        }
+        final long size = automaticSize(extent, parallelism);
+        return (int)Math.min(Integer.MAX_VALUE, (size + multiple - 1) / multiple * multiple);
+    }
+
+    /**
      * Runs {@code action} over {@code [0, extent)} in chunks on {@code pool}, and returns when all have.
      *
      * @param pool      where the chunks run; the calling thread waits (and may help).
