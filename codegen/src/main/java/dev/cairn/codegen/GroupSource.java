@@ -2,6 +2,7 @@ package dev.cairn.codegen;
 
 import dev.cairn.codegen.GroupModel.BlockColumn;
 
+import javax.lang.model.util.Elements;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -31,6 +32,7 @@ final class GroupSource
     private static final int BLOCK_CAPACITY = 512;
 
     private final GroupModel model;
+    private final Elements elements;
     private final String packageName;
     private final String className;
     private final boolean markGenerated;
@@ -39,9 +41,15 @@ final class GroupSource
     private final boolean owning;
     private final JavaWriter out = new JavaWriter();
 
-    GroupSource(final GroupModel model, final String packageName, final String className, final boolean markGenerated)
+    GroupSource(
+        final GroupModel model,
+        final Elements elements,
+        final String packageName,
+        final String className,
+        final boolean markGenerated)
     {
         this.model = model;
+        this.elements = elements;
         this.packageName = packageName;
         this.className = className;
         this.markGenerated = markGenerated;
@@ -551,7 +559,7 @@ final class GroupSource
         out.line("public void forEachBlock(final BlockAction action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each block\");");
-        out.line("final String walk = \"" + className + ".forEachBlock\";");
+        out.line("final " + lang("String") + " walk = \"" + className + ".forEachBlock\";");
         out.line("final int extent = group.beginBlockWalk(walk);");
         out.line("try");
         out.open();
@@ -614,7 +622,7 @@ final class GroupSource
         out.open();
         out.line("for (int start = from; start < to; start += Block.CAPACITY)");
         out.open();
-        out.line("block.begin(start, Math.min(Block.CAPACITY, to - start));");
+        out.line("block.begin(start, " + lang("Math") + ".min(Block.CAPACITY, to - start));");
         out.line("action.accept(block);");
         out.line("block.end(true);");
         out.close();
@@ -703,7 +711,7 @@ final class GroupSource
         out.line("requireValid();");
         out.line("if (i < 0 || i >= length)");
         out.open();
-        out.line("throw new IndexOutOfBoundsException(\"index \" + i + \" is outside [0, \" + length + \"), the entities \" +");
+        out.line("throw new " + lang("IndexOutOfBoundsException") + "(\"index \" + i + \" is outside [0, \" + length + \"), the entities \" +");
         out.line("    \"of this block of " + className + "\");");
         out.close();
         out.line("return " + className + ".this.group.entityAt(start + i);");
@@ -782,13 +790,14 @@ final class GroupSource
         {
             out.blank();
             out.line("/** Checks an enum column before any array of the block is copied back. */");
-            out.line("private void requireConstants(final Object[] values, final String accessor)");
+            out.line("private void requireConstants(final " + lang("Object") + "[] values, final " + lang("String") +
+                " accessor)");
             out.open();
             out.line("for (int i = 0; i < length; i++)");
             out.open();
             out.line("if (values[i] == null)");
             out.open();
-            out.line("throw new NullPointerException(\"element \" + i + \" of block.\" + accessor + \"() is null, \" +");
+            out.line("throw new " + lang("NullPointerException") + "(\"element \" + i + \" of block.\" + accessor + \"() is null, \" +");
             out.line("    \"but a component's enum field cannot be: put a constant there; nothing of this block was \" +");
             out.line("    \"copied back\");");
             out.close();
@@ -800,11 +809,21 @@ final class GroupSource
         out.open();
         out.line("if (length < 0)");
         out.open();
-        out.line("throw new IllegalStateException(\"this block of " + className + " was used after the action it \" +");
+        out.line("throw new " + lang("IllegalStateException") + "(\"this block of " + className + " was used after the action it \" +");
         out.line("    \"was passed to returned; use a block only inside that action\");");
         out.close();
         out.close();
         out.close();
+    }
+
+    /**
+     * How the generated class names a {@code java.lang} class: by its simple name, unless a class of the group's
+     * package hides it ({@code q.Math}).
+     */
+    private String lang(final String simpleName)
+    {
+        final String sibling = packageName.isEmpty() ? simpleName : packageName + "." + simpleName;
+        return elements.getTypeElement(sibling) != null ? "java.lang." + simpleName : simpleName;
     }
 
     private static String filled(final BlockColumn column)
@@ -952,14 +971,14 @@ final class GroupSource
         out.line("if (group.reorderCount() != reorders)");
         out.open();
         out.line("group.ensureOpen();");
-        out.line("throw new IllegalStateException(");
+        out.line("throw new " + lang("IllegalStateException") + "(");
         out.line("    \"the group was sorted, or rebuilt by building a group that nests with it, while this \" +");
         out.line("    \"cursor walked it; the rest of the walk would visit some entities twice and others never: \" +");
         out.line("    \"start again with cursor()\");");
         out.close();
         out.line("if (group.moveCount() != moves)");
         out.open();
-        out.line("if (index != Integer.MAX_VALUE) // the walk has started: check what moved across it");
+        out.line("if (index != " + lang("Integer") + ".MAX_VALUE) // the walk has started: check what moved across it");
         out.open();
         out.line("group.checkWalk(moves, index);");
         out.close();
@@ -1012,7 +1031,7 @@ final class GroupSource
         out.line("private Cursor reset()");
         out.open();
         out.line("group.ensureOpen();");
-        out.line("index = Integer.MAX_VALUE;");
+        out.line("index = " + lang("Integer") + ".MAX_VALUE;");
         out.line("reorders = group.reorderCount();");
         out.line("if (!walking)");
         out.open();

@@ -295,7 +295,8 @@ final class ViewGenerator
             final String className = GeneratedNames.group(group);
             GeneratedSource.write(processingEnv, group, "@Group", GeneratedNames.GROUP_SUFFIX,
                 GeneratedNames.qualified(elements, group, className),
-                new GroupSource(model, packageName, className, GeneratedNames.canMarkGenerated(elements, group))
+                new GroupSource(model, elements, packageName, className,
+                    GeneratedNames.canMarkGenerated(elements, group))
                     .render());
         }
     }

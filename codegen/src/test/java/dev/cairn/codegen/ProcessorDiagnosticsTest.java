@@ -287,6 +287,34 @@ final class ProcessorDiagnosticsTest
     }
 
     @Test
+    void aGroupCompilesBesideClassesOfItsPackageNamedLikeJavaLangOnes()
+    {
+        final List<JavaFileObject> sources = new ArrayList<>();
+        for (final String name : List.of("Math", "String", "Object", "Integer", "NullPointerException",
+            "IndexOutOfBoundsException"))
+        {
+            sources.add(file("q." + name, "package q;", "public final class " + name + " {}"));
+        }
+        sources.add(source("Pos",
+            "@Component",
+            "record Pos(float x, Mood mood) {",
+            "    enum Mood { CALM, ANGRY }",
+            "}"));
+        sources.add(file("q.Moving",
+            "package q;",
+            "@dev.cairn.Group(owns = Pos.class)",
+            "interface Moving {}"));
+
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all,-processing", "-Werror")
+            .compile(sources);
+
+        assertThat(compilation).succeededWithoutWarnings();
+        assertTrue(generated(compilation, "q.MovingGroup").contains("java.lang.Math.min("));
+    }
+
+    @Test
     void aBlockLeavesOutAColumnWhoseEnumTheGroupsPackageCannotName()
     {
         final JavaFileObject mood = file("p.Mood",

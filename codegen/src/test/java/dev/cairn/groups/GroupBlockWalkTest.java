@@ -349,6 +349,42 @@ final class GroupBlockWalkTest
     }
 
     @Test
+    void aWalkIsAnIterationOfTheGroupsStoragesSoACloseFromAnotherThreadIsRefused() throws Exception
+    {
+        populate(10);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final AtomicReference<Throwable> closing = new AtomicReference<>();
+        group.forEachBlock(block ->
+        {
+            assertTrue(bodies.isIterating());
+            final Thread closer = new Thread(() ->
+            {
+                try
+                {
+                    world.close();
+                }
+                catch (final Throwable ex)
+                {
+                    closing.set(ex);
+                }
+            });
+            closer.start();
+            try
+            {
+                closer.join();
+            }
+            catch (final InterruptedException ex)
+            {
+                throw new AssertionError(ex);
+            }
+            assertEquals(bodies.xAt(0), block.bodyXReadOnly()[0], "the memory is still there");
+        });
+        assertTrue(closing.get() instanceof IllegalStateException, String.valueOf(closing.get()));
+        assertFalse(bodies.isIterating());
+        assertFalse(world.isClosed());
+    }
+
+    @Test
     void aCommandBufferAppliedInsideTheActionIsRefusedNamingTheWalk()
     {
         populate(10);

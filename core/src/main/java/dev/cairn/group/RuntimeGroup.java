@@ -345,7 +345,7 @@ public final class RuntimeGroup implements AutoCloseable
      * Starts a walk that copies the owned storages' columns to and from arrays between calls to an action, for a
      * generated group's {@code forEachBlock} (a {@code RuntimeGroup} has no block walk of its own: its columns' types
      * are only known to generated code): locks the world's structure, so that no change of members, order or
-     * memory (nor a close) can move the columns under the copies, until {@link #endBlockWalk()}. The action may read
+     * memory (nor a close) can move the columns under the copies, until {@link #endBlockWalk(String)}. The action may read
      * and write component values meanwhile; every structural change throws {@link IllegalStateException} naming
      * {@code what}.
      *
@@ -358,6 +358,16 @@ public final class RuntimeGroup implements AutoCloseable
     {
         ensureOpen();
         world.offHeap.lockStructureForCopy(what);
+        try
+        {
+            // Announced as an iteration too, so that a close from another thread is refused, not run under a copy.
+            lead().beginIteration();
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            world.offHeap.unlockStructure();
+            throw ex;
+        }
         return extent();
     }
 
@@ -370,7 +380,18 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void endBlockWalk(final String what)
     {
-        world.offHeap.unlockStructure(what);
+        if (world.offHeap.structureLockedBy() != what)
+        {
+            return;
+        }
+        try
+        {
+            lead().endIteration();
+        }
+        finally
+        {
+            world.offHeap.unlockStructure();
+        }
     }
 
     /**
@@ -535,6 +556,7 @@ public final class RuntimeGroup implements AutoCloseable
                 "cannot sort group " + description + ": group " + inner.description + " nests in it and keeps its " +
                 "entities at the front of the same storages; sort the innermost group");
         }
+        world.offHeap.requireUnlocked("sort group " + description + " of the World");
         // Every owned storage must accept the permutation before the first one takes it: a storage being iterated
         // or locked would otherwise refuse half-way, leaving the others permuted and the group misaligned.
         for (final ComponentStorage<?> storage : owned)

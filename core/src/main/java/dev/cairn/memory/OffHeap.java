@@ -409,21 +409,6 @@ public final class OffHeap
     }
 
     /**
-     * Lifts the lock if {@code holder} took it: the very string passed to {@link #lockStructureForCopy(String)} or
-     * {@link #lockStructure(String)}. A no-op otherwise, so that code whose own lock was refused cannot lift the lock
-     * of what refused it.
-     *
-     * @param holder what took the lock.
-     */
-    public void unlockStructure(final String holder)
-    {
-        if (lockedBy == holder)
-        {
-            unlockStructure();
-        }
-    }
-
-    /**
      * What holds the structure lock.
      *
      * @return its description, or null while unlocked.
