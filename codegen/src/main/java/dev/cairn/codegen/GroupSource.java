@@ -28,8 +28,16 @@ final class GroupSource
         "requireValid", "requireConstants", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone",
         "finalize");
 
-    /** How many entities a block holds at most: 512 balances the copies' fixed cost against the arrays' size. */
-    private static final int BLOCK_CAPACITY = 512;
+    /**
+     * About how many bytes a block's arrays take together: blocks this size measured fastest (a block of position and
+     * velocity, 16 bytes an entity, holds 512), where smaller ones pay the copies' fixed cost more often and larger
+     * ones make the copies miss the cache.
+     */
+    private static final int BLOCK_BYTES = 8192;
+
+    /** The fewest and the most entities a block holds, whatever its columns weigh. */
+    private static final int MIN_BLOCK_CAPACITY = 64;
+    private static final int MAX_BLOCK_CAPACITY = 1024;
 
     private final GroupModel model;
     private final Elements elements;
@@ -174,9 +182,11 @@ final class GroupSource
                 model.group().getQualifiedName() + "} by cairn-codegen; do not edit.",
             "<p>",
             kind + " {@link #forEach(Action)} passes each entity with a positioned {@code Ref} per component, the " +
-                "reusable {@link #cursor()} serves an ordinary loop" + (owning ? ", and {@link #forEachIndex" +
-                "(IntConsumer)} passes only the index, for the owned storages' indexed accessors (the fastest walk); " +
-                "none allocates" : "; neither allocates") + ". Removing the current entity, " +
+                "reusable {@link #cursor()} serves an ordinary loop" + (owning ? ", {@link #forEachIndex" +
+                "(IntConsumer)} passes only the index, for the owned storages' indexed accessors, and {@link " +
+                "#forEachBlock(BlockAction)} hands the owned columns over as arrays, a block at a time, with the " +
+                "structure locked (the fastest walk); none allocates" : "; neither allocates") + ". Removing the " +
+                "current entity, " +
                 "or any of its components, while iterating is safe and entities joining meanwhile are not visited; " +
                 "a change that moves another entity across the walk (one not yet visited leaving) stops it with an " +
                 "{@link IllegalStateException}. See {@link RuntimeGroup} for the rules of ownership.",
@@ -445,7 +455,7 @@ final class GroupSource
                 "{@code i} the storages of " + storages + " hold the same entity, the group's {@code i}th, so the " +
                 "action reads and writes its components through the storages' indexed accessors ({@code getAt(i)}, " +
                 "and {@code fieldAt(i)} for each field) and finds its handle with {@code entityAt(i)}, with no " +
-                "lookup. The fastest walk of a group: nothing is positioned per entity.",
+                "lookup. The fastest walk over the columns in place: nothing is positioned per entity.",
             "<p>",
             "An index names a place, not an entity: once the action removed the entity at {@code i}, or one of its " +
                 "owned components, the owned storages may hold other entities at {@code i} (a member already " +
@@ -530,7 +540,7 @@ final class GroupSource
     }
 
     /**
-     * The walks by block: the owned columns of up to {@value #BLOCK_CAPACITY} entities at a time are copied into heap
+     * The walks by block: the owned columns of up to {@link #blockCapacity()} entities at a time are copied into heap
      * arrays, which the JIT can vectorise a loop over, and the written ones copied back; the structure is locked
      * meanwhile so that the columns cannot move under the copies.
      */
@@ -667,7 +677,7 @@ final class GroupSource
         out.line("public final class Block");
         out.open();
         out.javadoc("The most entities a block holds.");
-        out.line("public static final int CAPACITY = " + BLOCK_CAPACITY + ";");
+        out.line("public static final int CAPACITY = " + blockCapacity() + ";");
         out.blank();
         for (final BlockColumn column : columns)
         {
@@ -814,6 +824,21 @@ final class GroupSource
         out.close();
         out.close();
         out.close();
+    }
+
+    /**
+     * How many entities a block holds: the largest power of two whose arrays of every owned column take at most
+     * {@value #BLOCK_BYTES} bytes, within [{@value #MIN_BLOCK_CAPACITY}, {@value #MAX_BLOCK_CAPACITY}].
+     */
+    private int blockCapacity()
+    {
+        int bytesPerEntity = 0;
+        for (final BlockColumn column : model.blockColumns())
+        {
+            bytesPerEntity += column.column().type().width();
+        }
+        final int fits = Integer.highestOneBit(BLOCK_BYTES / Math.max(1, bytesPerEntity));
+        return Math.max(MIN_BLOCK_CAPACITY, Math.min(MAX_BLOCK_CAPACITY, fits));
     }
 
     /**

@@ -89,6 +89,14 @@ final class GroupBlockWalkTest
     }
 
     @Test
+    void aBlockHoldsAsManyEntitiesAsFitAbout8KiBOfItsColumns()
+    {
+        assertEquals(512, GroupFixtures_MovementGroup.Block.CAPACITY, "two components of two floats: 16 bytes each");
+        assertEquals(256, GroupFixtures_AcceleratedGroup.Block.CAPACITY, "three of two floats: 24 bytes");
+        assertEquals(128, CAPACITY, "Body and Tint: 39 bytes an entity");
+    }
+
+    @Test
     void writableArraysAreCopiedBackAndReadOnlyOnesAreNot()
     {
         final Map<Long, Integer> members = populate(CAPACITY + 10);
