@@ -1348,6 +1348,38 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
     }
 
+    /** A checked copy from a column into a primitive array whose elements start at {@code base}. */
+    private void copyOut(
+        final long column,
+        final int index,
+        final Object target,
+        final long base,
+        final int width,
+        final int arrayLength,
+        final int offset,
+        final int length)
+    {
+        checkBulk(index, arrayLength, offset, length);
+        UnsafeApi.copyMemory(null, column + (long)index * width, target, base + (long)offset * width,
+            (long)length * width);
+    }
+
+    /** A checked copy from a primitive array whose elements start at {@code base} into a column. */
+    private void copyIn(
+        final long column,
+        final int index,
+        final Object source,
+        final long base,
+        final int width,
+        final int arrayLength,
+        final int offset,
+        final int length)
+    {
+        checkBulk(index, arrayLength, offset, length);
+        UnsafeApi.copyMemory(source, base + (long)offset * width, null, column + (long)index * width,
+            (long)length * width);
+    }
+
     /**
      * Checks that none of the enum constants a bulk writer is about to store is null, before it stores any.
      *
@@ -1383,9 +1415,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final byte[] target, final int offset, final int length)
     {
-        checkBulk(index, target.length, offset, length);
-        UnsafeApi.copyMemory(null, column + (long)index * Byte.BYTES, target,
-            ArrayBase.BYTE + (long)offset * Byte.BYTES, (long)length * Byte.BYTES);
+        copyOut(column, index, target, ArrayBase.BYTE, Byte.BYTES, target.length, offset, length);
     }
 
     /**
@@ -1402,9 +1432,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final byte[] source, final int offset, final int length)
     {
-        checkBulk(index, source.length, offset, length);
-        UnsafeApi.copyMemory(source, ArrayBase.BYTE + (long)offset * Byte.BYTES, null,
-            column + (long)index * Byte.BYTES, (long)length * Byte.BYTES);
+        copyIn(column, index, source, ArrayBase.BYTE, Byte.BYTES, source.length, offset, length);
     }
 
     /**
@@ -1420,9 +1448,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final short[] target, final int offset, final int length)
     {
-        checkBulk(index, target.length, offset, length);
-        UnsafeApi.copyMemory(null, column + (long)index * Short.BYTES, target,
-            ArrayBase.SHORT + (long)offset * Short.BYTES, (long)length * Short.BYTES);
+        copyOut(column, index, target, ArrayBase.SHORT, Short.BYTES, target.length, offset, length);
     }
 
     /**
@@ -1439,9 +1465,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final short[] source, final int offset, final int length)
     {
-        checkBulk(index, source.length, offset, length);
-        UnsafeApi.copyMemory(source, ArrayBase.SHORT + (long)offset * Short.BYTES, null,
-            column + (long)index * Short.BYTES, (long)length * Short.BYTES);
+        copyIn(column, index, source, ArrayBase.SHORT, Short.BYTES, source.length, offset, length);
     }
 
     /**
@@ -1457,9 +1481,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final char[] target, final int offset, final int length)
     {
-        checkBulk(index, target.length, offset, length);
-        UnsafeApi.copyMemory(null, column + (long)index * Character.BYTES, target,
-            ArrayBase.CHAR + (long)offset * Character.BYTES, (long)length * Character.BYTES);
+        copyOut(column, index, target, ArrayBase.CHAR, Character.BYTES, target.length, offset, length);
     }
 
     /**
@@ -1476,9 +1498,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final char[] source, final int offset, final int length)
     {
-        checkBulk(index, source.length, offset, length);
-        UnsafeApi.copyMemory(source, ArrayBase.CHAR + (long)offset * Character.BYTES, null,
-            column + (long)index * Character.BYTES, (long)length * Character.BYTES);
+        copyIn(column, index, source, ArrayBase.CHAR, Character.BYTES, source.length, offset, length);
     }
 
     /**
@@ -1494,9 +1514,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final int[] target, final int offset, final int length)
     {
-        checkBulk(index, target.length, offset, length);
-        UnsafeApi.copyMemory(null, column + (long)index * Integer.BYTES, target,
-            ArrayBase.INT + (long)offset * Integer.BYTES, (long)length * Integer.BYTES);
+        copyOut(column, index, target, ArrayBase.INT, Integer.BYTES, target.length, offset, length);
     }
 
     /**
@@ -1513,9 +1531,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final int[] source, final int offset, final int length)
     {
-        checkBulk(index, source.length, offset, length);
-        UnsafeApi.copyMemory(source, ArrayBase.INT + (long)offset * Integer.BYTES, null,
-            column + (long)index * Integer.BYTES, (long)length * Integer.BYTES);
+        copyIn(column, index, source, ArrayBase.INT, Integer.BYTES, source.length, offset, length);
     }
 
     /**
@@ -1531,9 +1547,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final float[] target, final int offset, final int length)
     {
-        checkBulk(index, target.length, offset, length);
-        UnsafeApi.copyMemory(null, column + (long)index * Float.BYTES, target,
-            ArrayBase.FLOAT + (long)offset * Float.BYTES, (long)length * Float.BYTES);
+        copyOut(column, index, target, ArrayBase.FLOAT, Float.BYTES, target.length, offset, length);
     }
 
     /**
@@ -1550,9 +1564,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final float[] source, final int offset, final int length)
     {
-        checkBulk(index, source.length, offset, length);
-        UnsafeApi.copyMemory(source, ArrayBase.FLOAT + (long)offset * Float.BYTES, null,
-            column + (long)index * Float.BYTES, (long)length * Float.BYTES);
+        copyIn(column, index, source, ArrayBase.FLOAT, Float.BYTES, source.length, offset, length);
     }
 
     /**
@@ -1568,9 +1580,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final long[] target, final int offset, final int length)
     {
-        checkBulk(index, target.length, offset, length);
-        UnsafeApi.copyMemory(null, column + (long)index * Long.BYTES, target,
-            ArrayBase.LONG + (long)offset * Long.BYTES, (long)length * Long.BYTES);
+        copyOut(column, index, target, ArrayBase.LONG, Long.BYTES, target.length, offset, length);
     }
 
     /**
@@ -1587,9 +1597,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final long[] source, final int offset, final int length)
     {
-        checkBulk(index, source.length, offset, length);
-        UnsafeApi.copyMemory(source, ArrayBase.LONG + (long)offset * Long.BYTES, null,
-            column + (long)index * Long.BYTES, (long)length * Long.BYTES);
+        copyIn(column, index, source, ArrayBase.LONG, Long.BYTES, source.length, offset, length);
     }
 
     /**
@@ -1605,9 +1613,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final double[] target, final int offset, final int length)
     {
-        checkBulk(index, target.length, offset, length);
-        UnsafeApi.copyMemory(null, column + (long)index * Double.BYTES, target,
-            ArrayBase.DOUBLE + (long)offset * Double.BYTES, (long)length * Double.BYTES);
+        copyOut(column, index, target, ArrayBase.DOUBLE, Double.BYTES, target.length, offset, length);
     }
 
     /**
@@ -1624,9 +1630,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final double[] source, final int offset, final int length)
     {
-        checkBulk(index, source.length, offset, length);
-        UnsafeApi.copyMemory(source, ArrayBase.DOUBLE + (long)offset * Double.BYTES, null,
-            column + (long)index * Double.BYTES, (long)length * Double.BYTES);
+        copyIn(column, index, source, ArrayBase.DOUBLE, Double.BYTES, source.length, offset, length);
     }
 
     /**
