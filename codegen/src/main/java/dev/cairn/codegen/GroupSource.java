@@ -41,6 +41,7 @@ final class GroupSource
 
     private final GroupModel model;
     private final Elements elements;
+    private final JavaLangNames lang;
     private final String packageName;
     private final String className;
     private final boolean markGenerated;
@@ -58,6 +59,7 @@ final class GroupSource
     {
         this.model = model;
         this.elements = elements;
+        this.lang = new JavaLangNames(elements, packageName);
         this.packageName = packageName;
         this.className = className;
         this.markGenerated = markGenerated;
@@ -80,7 +82,7 @@ final class GroupSource
         {
             out.line(GeneratedNames.generatedAnnotation("Generated"));
         }
-        out.line("public final class " + className + " implements AutoCloseable");
+        out.line("public final class " + className + " implements " + lang.of("AutoCloseable"));
         out.open();
         action();
         out.blank();
@@ -199,7 +201,7 @@ final class GroupSource
     private void action()
     {
         out.javadoc("What {@link #forEach(Action)} calls for each entity of the group.");
-        out.line("@FunctionalInterface");
+        out.line(lang.annotation("FunctionalInterface"));
         out.line("public interface Action");
         out.open();
         final List<String> doc = new ArrayList<>(List.of("Receives one entity of the group.", "",
@@ -228,7 +230,7 @@ final class GroupSource
         }
         out.line("private final RuntimeGroup group;");
         out.line("private final Cursor cursor;");
-        IterationGuard.field(out);
+        IterationGuard.field(out, lang);
         if (owning)
         {
             out.line("/** Blocks made by earlier walks, for the next ones: a walk allocates none once warm. */");
@@ -296,7 +298,7 @@ final class GroupSource
                 ";");
         }
         out.line("group.beginIteration();");
-        IterationGuard.enter(out, className, "a second " + className, "group.endIteration();");
+        IterationGuard.enter(out, lang, className, "a second " + className, "group.endIteration();");
 
         out.line("try");
         out.open();
@@ -529,7 +531,7 @@ final class GroupSource
     private void blockAction()
     {
         out.javadoc("What {@link #forEachBlock(BlockAction)} calls for each block of the group.");
-        out.line("@FunctionalInterface");
+        out.line(lang.annotation("FunctionalInterface"));
         out.line("public interface BlockAction");
         out.open();
         out.javadoc("Receives one block of the group.", "",
@@ -569,7 +571,7 @@ final class GroupSource
         out.line("public void forEachBlock(final BlockAction action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each block\");");
-        out.line("final " + lang("String") + " walk = \"" + className + ".forEachBlock\";");
+        out.line("final " + lang.of("String") + " walk = \"" + className + ".forEachBlock\";");
         out.line("final int extent = group.beginBlockWalk(walk);");
         out.line("try");
         out.open();
@@ -632,7 +634,7 @@ final class GroupSource
         out.open();
         out.line("for (int start = from; start < to; start += Block.CAPACITY)");
         out.open();
-        out.line("block.begin(start, " + lang("Math") + ".min(Block.CAPACITY, to - start));");
+        out.line("block.begin(start, " + lang.of("Math") + ".min(Block.CAPACITY, to - start));");
         out.line("action.accept(block);");
         out.line("block.end(true);");
         out.close();
@@ -721,7 +723,7 @@ final class GroupSource
         out.line("requireValid();");
         out.line("if (i < 0 || i >= length)");
         out.open();
-        out.line("throw new " + lang("IndexOutOfBoundsException") + "(\"index \" + i + \" is outside [0, \" + length + \"), the entities \" +");
+        out.line("throw new " + lang.of("IndexOutOfBoundsException") + "(\"index \" + i + \" is outside [0, \" + length + \"), the entities \" +");
         out.line("    \"of this block of " + className + "\");");
         out.close();
         out.line("return " + className + ".this.group.entityAt(start + i);");
@@ -800,14 +802,14 @@ final class GroupSource
         {
             out.blank();
             out.line("/** Checks an enum column before any array of the block is copied back. */");
-            out.line("private void requireConstants(final " + lang("Object") + "[] values, final " + lang("String") +
+            out.line("private void requireConstants(final " + lang.of("Object") + "[] values, final " + lang.of("String") +
                 " accessor)");
             out.open();
             out.line("for (int i = 0; i < length; i++)");
             out.open();
             out.line("if (values[i] == null)");
             out.open();
-            out.line("throw new " + lang("NullPointerException") + "(\"element \" + i + \" of block.\" + accessor + \"() is null, \" +");
+            out.line("throw new " + lang.of("NullPointerException") + "(\"element \" + i + \" of block.\" + accessor + \"() is null, \" +");
             out.line("    \"but a component's enum field cannot be: put a constant there; nothing of this block was \" +");
             out.line("    \"copied back\");");
             out.close();
@@ -819,7 +821,7 @@ final class GroupSource
         out.open();
         out.line("if (length < 0)");
         out.open();
-        out.line("throw new " + lang("IllegalStateException") + "(\"this block of " + className + " was used after the action it \" +");
+        out.line("throw new " + lang.of("IllegalStateException") + "(\"this block of " + className + " was used after the action it \" +");
         out.line("    \"was passed to returned; use a block only inside that action\");");
         out.close();
         out.close();
@@ -839,16 +841,6 @@ final class GroupSource
         }
         final int fits = Integer.highestOneBit(BLOCK_BYTES / Math.max(1, bytesPerEntity));
         return Math.max(MIN_BLOCK_CAPACITY, Math.min(MAX_BLOCK_CAPACITY, fits));
-    }
-
-    /**
-     * How the generated class names a {@code java.lang} class: by its simple name, unless a class of the group's
-     * package hides it ({@code q.Math}).
-     */
-    private String lang(final String simpleName)
-    {
-        final String sibling = packageName.isEmpty() ? simpleName : packageName + "." + simpleName;
-        return elements.getTypeElement(sibling) != null ? "java.lang." + simpleName : simpleName;
     }
 
     private static String filled(final BlockColumn column)
@@ -960,7 +952,7 @@ final class GroupSource
                 ". Idempotent.",
             "",
             "@throws IllegalStateException if the group is being iterated; nothing is closed then.");
-        out.line("@Override");
+        out.line(lang.annotation("Override"));
         out.line("public void close()");
         out.open();
         out.line("group.close();");
@@ -996,14 +988,14 @@ final class GroupSource
         out.line("if (group.reorderCount() != reorders)");
         out.open();
         out.line("group.ensureOpen();");
-        out.line("throw new " + lang("IllegalStateException") + "(");
+        out.line("throw new " + lang.of("IllegalStateException") + "(");
         out.line("    \"the group was sorted, or rebuilt by building a group that nests with it, while this \" +");
         out.line("    \"cursor walked it; the rest of the walk would visit some entities twice and others never: \" +");
         out.line("    \"start again with cursor()\");");
         out.close();
         out.line("if (group.moveCount() != moves)");
         out.open();
-        out.line("if (index != " + lang("Integer") + ".MAX_VALUE) // the walk has started: check what moved across it");
+        out.line("if (index != " + lang.of("Integer") + ".MAX_VALUE) // the walk has started: check what moved across it");
         out.open();
         out.line("group.checkWalk(moves, index);");
         out.close();
@@ -1056,7 +1048,7 @@ final class GroupSource
         out.line("private Cursor reset()");
         out.open();
         out.line("group.ensureOpen();");
-        out.line("index = " + lang("Integer") + ".MAX_VALUE;");
+        out.line("index = " + lang.of("Integer") + ".MAX_VALUE;");
         out.line("reorders = group.reorderCount();");
         out.line("if (!walking)");
         out.open();

@@ -17,10 +17,10 @@ final class IterationGuard
     {
     }
 
-    /** Declares the field. */
-    static void field(final JavaWriter out)
+    /** Declares the field; {@code lang} names {@code Thread}. */
+    static void field(final JavaWriter out, final JavaLangNames lang)
     {
-        out.line("private Thread " + FIELD + ";");
+        out.line("private " + lang.of("Thread") + " " + FIELD + ";");
     }
 
     /**
@@ -28,35 +28,39 @@ final class IterationGuard
      * thread may clear it at any moment.
      *
      * @param out       where the statements go.
+     * @param lang      how the unit names {@code java.lang} types.
      * @param className the generated class, for the messages.
      * @param inner     what to iterate in an inner loop instead, for example {@code "a second MovementGroup"}.
      */
-    static void enter(final JavaWriter out, final String className, final String inner)
+    static void enter(final JavaWriter out, final JavaLangNames lang, final String className, final String inner)
     {
-        enter(out, className, inner, null);
+        enter(out, lang, className, inner, null);
     }
 
     /**
-     * {@link #enter(JavaWriter, String, String)} after the walk was announced: {@code undo} (for example
+     * {@link #enter(JavaWriter, JavaLangNames, String, String)} after the walk was announced: {@code undo} (for example
      * {@code "group.endIteration();"}) ends that announcement before the guard throws. Announcing first means a walk
      * that cannot start (its world is closed) throws before the field is set, not with the field left set.
      *
      * @param out       where the statements go.
+     * @param lang      how the unit names {@code java.lang} types.
      * @param className the generated class, for the messages.
      * @param inner     what to iterate in an inner loop instead.
      * @param undo      the statement that ends the announcement, or null if there is none.
      */
-    static void enter(final JavaWriter out, final String className, final String inner, final String undo)
+    static void enter(
+        final JavaWriter out, final JavaLangNames lang, final String className, final String inner, final String undo)
     {
-        out.line("final Thread thread = Thread.currentThread();");
-        out.line("final Thread iterating = " + FIELD + ";");
+        final String thread = lang.of("Thread");
+        out.line("final " + thread + " thread = " + thread + ".currentThread();");
+        out.line("final " + thread + " iterating = " + FIELD + ";");
         out.line("if (iterating != null)");
         out.open();
         if (undo != null)
         {
             out.line(undo);
         }
-        out.line("throw new IllegalStateException(iterating == thread ?");
+        out.line("throw new " + lang.of("IllegalStateException") + "(iterating == thread ?");
         out.line("    \"" + className + ".forEach was called from inside its own action, \" +");
         out.line("    \"which would move the Refs of the outer loop: \" +");
         out.line("    \"iterate " + inner + " in the inner loop\" :");

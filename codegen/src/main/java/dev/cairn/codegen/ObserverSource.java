@@ -12,6 +12,7 @@ import java.util.TreeSet;
 final class ObserverSource
 {
     private final ObserverModel model;
+    private final JavaLangNames lang;
     private final String packageName;
     private final String className;
     private final boolean markGenerated;
@@ -20,9 +21,14 @@ final class ObserverSource
     private final JavaWriter out = new JavaWriter();
 
     ObserverSource(
-        final ObserverModel model, final String packageName, final String className, final boolean markGenerated)
+        final ObserverModel model,
+        final JavaLangNames lang,
+        final String packageName,
+        final String className,
+        final boolean markGenerated)
     {
         this.model = model;
+        this.lang = lang;
         this.packageName = packageName;
         this.className = className;
         this.markGenerated = markGenerated;
@@ -44,7 +50,7 @@ final class ObserverSource
         {
             out.line(GeneratedNames.generatedAnnotation("Generated"));
         }
-        out.line("public final class " + className + " implements AutoCloseable");
+        out.line("public final class " + className + " implements " + lang.of("AutoCloseable"));
         out.open();
         action();
         out.blank();
@@ -132,7 +138,7 @@ final class ObserverSource
     private void action()
     {
         out.javadoc("What {@link #forEach(Action)} calls for each observed entity.");
-        out.line("@FunctionalInterface");
+        out.line(lang.annotation("FunctionalInterface"));
         out.line("public interface Action");
         out.open();
         final List<String> doc = new ArrayList<>(List.of("Receives one observed entity.", "",
@@ -156,7 +162,7 @@ final class ObserverSource
             out.line("private final " + component.refType() + " " + refField(component) + ";");
         }
         out.line("private final RuntimeObserver observer;");
-        IterationGuard.field(out);
+        IterationGuard.field(out, lang);
     }
 
     private void constructor()
@@ -215,7 +221,7 @@ final class ObserverSource
                 ";");
         }
         out.line("observer.beginIteration();");
-        IterationGuard.enter(out, className, "a second " + className, "observer.endIteration();");
+        IterationGuard.enter(out, lang, className, "a second " + className, "observer.endIteration();");
 
         out.line("try");
         out.open();
@@ -296,7 +302,7 @@ final class ObserverSource
         out.javadoc("Stops observing and frees the observer's memory. Idempotent.",
             "",
             "@throws IllegalStateException if the observer is being iterated; nothing is closed then.");
-        out.line("@Override");
+        out.line(lang.annotation("Override"));
         out.line("public void close()");
         out.open();
         out.line("observer.close();");

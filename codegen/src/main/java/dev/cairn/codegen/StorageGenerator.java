@@ -733,7 +733,7 @@ final class StorageGenerator
         /** An implementation of a {@code ComponentStorage} method, which takes its comment from there. */
         private void override(final String declaration, final Runnable body)
         {
-            out.line("@Override");
+            out.line("@" + names.lang("Override"));
             out.line(declaration);
             out.open();
             body.run();

@@ -190,7 +190,8 @@ final class ViewGenerator
             final String className = GeneratedNames.observer(observer);
             GeneratedSource.write(processingEnv, observer, "@Observer", GeneratedNames.OBSERVER_SUFFIX,
                 GeneratedNames.qualified(elements, observer, className),
-                new ObserverSource(model, packageName, className, GeneratedNames.canMarkGenerated(elements, observer))
+                new ObserverSource(model, new JavaLangNames(elements, packageName), packageName, className,
+                    GeneratedNames.canMarkGenerated(elements, observer))
                     .render());
         }
     }
@@ -612,7 +613,8 @@ final class ViewGenerator
         final boolean markGenerated = GeneratedNames.canMarkGenerated(elements, view);
         GeneratedSource.write(processingEnv, view, "@View", GeneratedNames.VIEW_SUFFIX,
             GeneratedNames.qualified(elements, view, viewName),
-            new ViewSource(model, packageName, viewName, markGenerated).render());
+            new ViewSource(model, new JavaLangNames(elements, packageName), packageName, viewName, markGenerated)
+                .render());
     }
 
     /**

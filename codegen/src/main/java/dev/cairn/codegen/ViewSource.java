@@ -29,6 +29,7 @@ final class ViewSource
         Set.of(ENTITY, NEXT, RESET, LEAD_ORDINAL, LEAD_STORAGE, ENSURE_OPEN);
 
     private final ViewModel model;
+    private final JavaLangNames lang;
     private final String packageName;
     private final String viewName;
     private final List<ViewComponent> included;
@@ -41,8 +42,14 @@ final class ViewSource
     /** {@code "since, "} or empty: the matching argument. */
     private final String sinceArgument;
 
-    ViewSource(final ViewModel model, final String packageName, final String viewName, final boolean markGenerated)
+    ViewSource(
+        final ViewModel model,
+        final JavaLangNames lang,
+        final String packageName,
+        final String viewName,
+        final boolean markGenerated)
     {
+        this.lang = lang;
         this.markGenerated = markGenerated;
         this.model = model;
         this.packageName = packageName;
@@ -172,7 +179,7 @@ final class ViewSource
     private void action()
     {
         out.javadoc("What {@link #forEach(Action)} calls for each matching entity.");
-        out.line("@FunctionalInterface");
+        out.line(lang.annotation("FunctionalInterface"));
         out.line("public interface Action");
         out.open();
         final List<String> doc = new ArrayList<>(List.of("Receives one matching entity.", "",
@@ -203,7 +210,7 @@ final class ViewSource
             out.line("private final " + component.refType() + " " + refField(component) + ";");
         }
         out.line("private final Cursor cursor;");
-        IterationGuard.field(out);
+        IterationGuard.field(out, lang);
     }
 
     private void constructor()
@@ -240,7 +247,7 @@ final class ViewSource
         out.line("public void forEach(" + sinceParameter + "final Action action)");
         out.open();
         out.line(ENSURE_OPEN + "();");
-        IterationGuard.enter(out, viewName, "a second " + viewName + " (new " + viewName + "(world))");
+        IterationGuard.enter(out, lang, viewName, "a second " + viewName + " (new " + viewName + "(world))");
         out.line("try");
         out.open();
         if (included.size() == 1)
@@ -699,7 +706,7 @@ final class ViewSource
         {
             out.line("lead = " + LEAD_ORDINAL + "();");
         }
-        out.line("index = Integer.MAX_VALUE;");
+        out.line("index = " + lang.of("Integer") + ".MAX_VALUE;");
         out.line("reorders = " + LEAD_STORAGE + "().reorderCount();");
         out.line("entity = Entity.NULL;");
         for (final ViewComponent component : passed)
@@ -722,7 +729,7 @@ final class ViewSource
         out.line("if (" + storageLocal(lead) + ".reorderCount() != reorders)");
         out.open();
         out.line(ENSURE_OPEN + "();");
-        out.line("throw new IllegalStateException(");
+        out.line("throw new " + lang.of("IllegalStateException") + "(");
         out.line("    " + storageLocal(lead) + ".name() + \" was sorted, swapped or compacted while this cursor walked \" +");
         out.line("    \"it (or rebuilt: by World.reset() or a snapshot load); the rest of the walk would visit some \" +");
         out.line("    \"entities twice and others never: start again with cursor()\");");

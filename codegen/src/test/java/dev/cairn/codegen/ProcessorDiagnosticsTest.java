@@ -315,6 +315,83 @@ final class ProcessorDiagnosticsTest
     }
 
     @Test
+    void everythingGeneratedCompilesBesideClassesOfItsPackageNamedLikeEveryJavaLangType() throws IOException
+    {
+        final List<JavaFileObject> sources = new ArrayList<>();
+        for (final String name : publicJavaLangTypes())
+        {
+            // Two of them are components, which the generated classes name too.
+            sources.add(name.equals("Thread") || name.equals("Override") ?
+                source(name, "@Component", "record " + name + "(int value) {}") :
+                file("q." + name, "package q;", "public final class " + name + " {}"));
+        }
+        sources.add(source("Pos",
+            "@Component(tracked = true)",
+            "record Pos(float x, double y, int i, long l, short s, byte b, char c, boolean on, Mood mood, Inner inner,",
+            "    @dev.cairn.EntityRef long target) {",
+            "    enum Mood { CALM, ANGRY }",
+            "    record Inner(int a, float b) {}",
+            "}"));
+        sources.add(source("Vel",
+            "@Component(policy = dev.cairn.DeletionPolicy.IN_PLACE)",
+            "record Vel(float dx) {}"));
+        sources.add(source("Frozen",
+            "@Component",
+            "record Frozen() {}"));
+        sources.add(source("Kinds",
+            "final class Kinds {",
+            "    @dev.cairn.View(with = {Pos.class, Vel.class, Thread.class}, without = Frozen.class)",
+            "    interface Moving {}",
+            "    @dev.cairn.View(with = Pos.class, changed = Pos.class)",
+            "    interface Changed {}",
+            "    @dev.cairn.Group(owns = {Pos.class, Override.class}, without = Frozen.class)",
+            "    interface Owned {}",
+            "    @dev.cairn.Group(with = {Pos.class, Vel.class})",
+            "    interface Watched {}",
+            "    @dev.cairn.Observer(added = Pos.class, updated = Vel.class, without = Frozen.class)",
+            "    interface Arrivals {}",
+            "}"));
+
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all,-processing", "-Werror")
+            .compile(sources);
+
+        assertThat(compilation).succeededWithoutWarnings();
+    }
+
+    /** The public top-level types of {@code java.lang} of the running JDK, which a generated file sees unimported. */
+    private static List<String> publicJavaLangTypes() throws IOException
+    {
+        final java.nio.file.FileSystem jrt = java.nio.file.FileSystems.getFileSystem(java.net.URI.create("jrt:/"));
+        final List<String> names = new ArrayList<>();
+        try (java.util.stream.Stream<Path> files = Files.list(jrt.getPath("/modules/java.base/java/lang")))
+        {
+            for (final Path file : (Iterable<Path>)files::iterator)
+            {
+                final String name = file.getFileName().toString();
+                if (name.endsWith(".class") && !name.contains("$") && !name.equals("package-info.class"))
+                {
+                    final String simpleName = name.substring(0, name.length() - ".class".length());
+                    try
+                    {
+                        if (java.lang.reflect.Modifier.isPublic(Class.forName("java.lang." + simpleName).getModifiers()))
+                        {
+                            names.add(simpleName);
+                        }
+                    }
+                    catch (final ClassNotFoundException ex)
+                    {
+                        throw new AssertionError(ex);
+                    }
+                }
+            }
+        }
+        assertTrue(names.contains("Thread") && names.contains("Override"), names.toString());
+        return names;
+    }
+
+    @Test
     void aBlockLeavesOutAColumnWhoseEnumTheGroupsPackageCannotName()
     {
         final JavaFileObject mood = file("p.Mood",
