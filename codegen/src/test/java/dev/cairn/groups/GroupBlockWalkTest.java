@@ -393,6 +393,60 @@ final class GroupBlockWalkTest
     }
 
     @Test
+    void aWalkBegunWhereTheStackRunsOutLeavesTheWorldUnlockedAndWalksWorkingAfter()
+    {
+        populate(CAPACITY + 5);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final ForkJoinPool pool = new ForkJoinPool(2);
+        try
+        {
+            final int[] tried = new int[1];
+            // At each of the deepest frames in turn, so that the stack runs out somewhere inside the calls that start,
+            // run or end a walk: no lock may stay held, and no class of the walk may be left failed to initialise
+            // (the first bulk copy's array offsets were, which broke every later walk in the JVM).
+            descendThenRun(tried, () ->
+            {
+                group.forEachBlock(block -> block.bodyX()[0]++);
+                group.parallelForEachBlock(pool, CAPACITY, block -> block.bodyX()[0]++);
+            });
+            assertTrue(tried[0] > 0);
+            assertNull(world.structureLockedBy(), "a walk that overflowed the stack keeps no lock");
+            final long entity = world.create();
+            bodies.add(entity, body(1, entity));
+            group.forEachBlock(block -> block.bodyX()[0]++);
+        }
+        finally
+        {
+            pool.shutdown();
+        }
+    }
+
+    /** Recurses until the stack overflows, then runs {@code walk} in each of the deepest frames on the way back. */
+    private static void descendThenRun(final int[] tried, final Runnable walk)
+    {
+        try
+        {
+            descendThenRun(tried, walk);
+        }
+        catch (final StackOverflowError expected)
+        {
+            // the bottom
+        }
+        if (tried[0] < 4_000)
+        {
+            tried[0]++;
+            try
+            {
+                walk.run();
+            }
+            catch (final StackOverflowError expected)
+            {
+                // too deep for this part of the walk
+            }
+        }
+    }
+
+    @Test
     void aCommandBufferAppliedInsideTheActionIsRefusedNamingTheWalk()
     {
         populate(10);

@@ -75,6 +75,7 @@ public final class OffHeap
         /**
          * Called by {@link #lockStructure(String)} and {@link #unlockStructure()}: while locked, the structure refuses
          * every change of its members, order or memory with {@link IllegalStateException}, and keeps serving reads.
+         * It may be told the state it is in already, and should only record the state.
          *
          * @param locked whether changes are refused from now on.
          */
@@ -384,12 +385,9 @@ public final class OffHeap
                 "the action's own (a view's Refs serve one thread at a time, so each thread needs its own view)" :
                 "cannot start " + what + " while " + lockedBy + " runs; start it after that returns");
         }
+        tellHolders(true);
         lockedBy = what;
         lockedForParallel = parallel;
-        for (int i = 0; i < holders.size(); i++) // no iterator: a warm block walk allocates nothing
-        {
-            holders.get(i).structureLocked(true);
-        }
     }
 
     /**
@@ -401,11 +399,38 @@ public final class OffHeap
         {
             return;
         }
-        for (int i = 0; i < holders.size(); i++)
-        {
-            holders.get(i).structureLocked(false);
-        }
+        tellHolders(false);
         lockedBy = null;
+    }
+
+    /**
+     * Tells every holder whether its structure is locked, all or none: if telling one throws, those told already are
+     * told back before the exception goes on. Each holder is first told what it knows already (a no-op), so that a
+     * stack about to run out overflows there, before anything changed, rather than half-way through: the calls that
+     * change something then need no more stack than those that just returned.
+     */
+    private void tellHolders(final boolean locked)
+    {
+        for (int i = 0; i < holders.size(); i++) // no iterator: a warm block walk allocates nothing
+        {
+            holders.get(i).structureLocked(!locked);
+        }
+        int told = 0;
+        try
+        {
+            for (; told < holders.size(); told++)
+            {
+                holders.get(told).structureLocked(locked);
+            }
+        }
+        catch (final RuntimeException | Error ex)
+        {
+            for (int i = 0; i < told; i++)
+            {
+                holders.get(i).structureLocked(!locked);
+            }
+            throw ex;
+        }
     }
 
     /**

@@ -59,6 +59,11 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         static final long FLOAT = UnsafeApi.arrayBaseOffset(float[].class);
         static final long LONG = UnsafeApi.arrayBaseOffset(long[].class);
         static final long DOUBLE = UnsafeApi.arrayBaseOffset(double[].class);
+
+        /** Initialises the class, which the first bulk copy would otherwise do wherever it runs. */
+        static void initialise()
+        {
+        }
     }
 
     private final ComponentType<R, ?> type;
@@ -112,6 +117,9 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         this.type = type;
         this.pool = pool;
         this.clock = clock;
+        // Now, not at the first bulk copy: a class whose initialisation fails (a copy begun where the stack runs out)
+        // stays unusable for the life of the JVM.
+        ArrayBase.initialise();
         refuseInsert(name() + " adds a component only with its values, and tells listeners, groups and observers: " +
             "insert(entity) would do neither; use emplace(entity, ...), add(entity, component) or " +
             "emplace(commands, entity, ...)");

@@ -8,6 +8,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -133,6 +134,65 @@ class OffHeapTest
         offHeap.close();
         assertEquals(1, freed[0], "every holder hears once that its memory is gone");
         assertEquals(0, offHeap.allocatedBytes());
+    }
+
+    @Test
+    void aHolderThatFailsWhileBeingToldOfTheLockLeavesEveryHolderAsItWas()
+    {
+        final OffHeap offHeap = new OffHeap("test world");
+        final LockedHolder first = new LockedHolder();
+        final LockedHolder failing = new LockedHolder();
+        final LockedHolder last = new LockedHolder();
+        offHeap.register(first);
+        offHeap.register(failing);
+        offHeap.register(last);
+
+        failing.failWhenTold = true;
+        assertThrows(StackOverflowError.class, () -> offHeap.lockStructure("MovementView.parallelForEach"));
+        assertNull(offHeap.structureLockedBy(), "a lock that failed is not held");
+        assertFalse(first.locked || failing.locked || last.locked, "every holder told of it is told back");
+
+        failing.failWhenTold = false;
+        offHeap.lockStructure("MovementView.parallelForEach");
+        assertTrue(first.locked && failing.locked && last.locked);
+        failing.failWhenTold = true;
+        assertThrows(StackOverflowError.class, offHeap::unlockStructure);
+        assertEquals("MovementView.parallelForEach", offHeap.structureLockedBy(), "an unlock that failed keeps it");
+        assertTrue(first.locked && failing.locked && last.locked, "every holder told of it is told back");
+
+        failing.failWhenTold = false;
+        offHeap.unlockStructure();
+        assertNull(offHeap.structureLockedBy());
+        assertFalse(first.locked || failing.locked || last.locked);
+        offHeap.close();
+    }
+
+    /** A holder that records the lock, and can fail (as a call at the end of the stack does) when told of a change. */
+    private static final class LockedHolder implements OffHeap.Holder
+    {
+        boolean locked;
+        boolean failWhenTold;
+
+        @Override
+        public boolean isIterating()
+        {
+            return false;
+        }
+
+        @Override
+        public void memoryFreed()
+        {
+        }
+
+        @Override
+        public void structureLocked(final boolean locked)
+        {
+            if (failWhenTold && locked != this.locked)
+            {
+                throw new StackOverflowError();
+            }
+            this.locked = locked;
+        }
     }
 
     @Test
