@@ -156,11 +156,9 @@ final class GroupSource
         }
         for (final ViewComponent component : all())
         {
-            final String storage = component.storageName();
-            final int dot = storage.lastIndexOf('.');
-            if (dot > 0 && !storage.substring(0, dot).equals(packageName))
+            if (component.storageImported(packageName))
             {
-                imports.add(storage);
+                imports.add(component.storageName());
             }
         }
         for (final String name : imports)
@@ -235,6 +233,12 @@ final class GroupSource
         {
             out.line("/** Blocks made by earlier walks, for the next ones: a walk allocates none once warm. */");
             out.line("private final ArrayDeque<Block> spareBlocks = new ArrayDeque<>();");
+            out.line("/**");
+            out.line(" * What a block walk of this object calls itself: a string of its own, since ending a walk compares it by");
+            out.line(" * identity, so that no other object ends this one's walk.");
+            out.line(" */");
+            out.line("private final " + lang.of("String") + " blockWalk = new " + lang.of("String") + "(\"" + className +
+                ".forEachBlock\");");
         }
     }
 
@@ -571,15 +575,14 @@ final class GroupSource
         out.line("public void forEachBlock(final BlockAction action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each block\");");
-        out.line("final " + lang.of("String") + " walk = \"" + className + ".forEachBlock\";");
-        out.line("final int extent = group.beginBlockWalk(walk);");
+        out.line("final int extent = group.beginBlockWalk(blockWalk);");
         out.line("try");
         out.open();
         out.line("walkBlocks(0, extent, action);");
         out.close();
         out.line("finally");
         out.open();
-        out.line("group.endBlockWalk(walk);");
+        out.line("group.endBlockWalk(blockWalk);");
         out.close();
         out.close();
         out.blank();

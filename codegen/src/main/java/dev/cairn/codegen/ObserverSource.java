@@ -84,11 +84,9 @@ final class ObserverSource
         }
         for (final ViewComponent component : all())
         {
-            final String storage = component.storageName();
-            final int dot = storage.lastIndexOf('.');
-            if (dot > 0 && !storage.substring(0, dot).equals(packageName))
+            if (component.storageImported(packageName))
             {
-                imports.add(storage);
+                imports.add(component.storageName());
             }
         }
         for (final String name : imports)

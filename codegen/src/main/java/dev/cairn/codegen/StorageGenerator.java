@@ -292,7 +292,7 @@ final class StorageGenerator
             for (int k = 0; k < columns.size(); k++)
             {
                 final Column column = columns.get(k);
-                widths.add(names.lang(column.type().widthClass()) + ".BYTES");
+                widths.add(bytes(column.type()));
                 out.line("private static final int " + columnConstants.get(column) + " = " + k + ";");
             }
             out.list("private static final int[] COLUMN_WIDTHS = {", widths, "};");
@@ -508,7 +508,7 @@ final class StorageGenerator
                 "(see {@link " + names.of("dev.cairn.storage.Column") + "} for how long it stays valid).");
             method(Owner.STORAGE, column, "public " + names.of("dev.cairn.storage.Column"), name + "Column",
                 List.of(), body("return column(" + columnConstants.get(column) + ", " +
-                    names.lang(column.type().widthClass()) + ".BYTES);"));
+                    bytes(column.type()) + ");"));
 
             final String order = column.type().isEnum() ? "Enum.compareTo" : column.type().compareClass() +
                 ".compare";
@@ -1037,7 +1037,18 @@ final class StorageGenerator
             final String widthClass = column.type().widthClass();
             final String field = owner + columnAddresses.get(column);
             return widthClass.equals("Byte") ? field + " + " + index :
-                field + " + (long)" + index + " * " + names.lang(widthClass) + ".BYTES";
+                field + " + (long)" + index + " * " + bytes(column.type());
+        }
+
+        /**
+         * A column's width: {@code Float.BYTES}, or the number where a type of the package hides the {@code java.lang}
+         * class, since {@code java.lang.Float.BYTES} would mean a field or parameter called {@code java} if the record
+         * has one.
+         */
+        private String bytes(final ColumnType type)
+        {
+            final String widthClass = names.lang(type.widthClass());
+            return widthClass.startsWith("java.lang.") ? Integer.toString(type.width()) : widthClass + ".BYTES";
         }
     }
 

@@ -133,6 +133,7 @@ final class ViewGenerator
         {
             return;
         }
+        ViewComponent.nameSharedStoragesInFull(added, updated, with, without);
         if (added.isEmpty() && updated.isEmpty())
         {
             error("@Observer on " + observer.getSimpleName() + " has no trigger: list at least one @Component record " +
@@ -234,6 +235,7 @@ final class ViewGenerator
         {
             return;
         }
+        ViewComponent.nameSharedStoragesInFull(owns, with, without);
         if (owns.isEmpty() && with.isEmpty())
         {
             error("@Group on " + group.getSimpleName() + " requires no component: list at least one @Component " +
@@ -395,6 +397,7 @@ final class ViewGenerator
         {
             return null;
         }
+        ViewComponent.nameSharedStoragesInFull(included, excluded, added, changed);
 
         if (included.isEmpty())
         {
@@ -600,7 +603,7 @@ final class ViewGenerator
             into.add(new ViewComponent(
                 record, value, accessorName(record.getSimpleName().toString()),
                 GeneratedNames.qualified(elements, record, GeneratedNames.storage(record)),
-                record.getRecordComponents().isEmpty()));
+                record.getRecordComponents().isEmpty(), false));
         }
         return valid;
     }

@@ -328,7 +328,7 @@ final class ProcessorDiagnosticsTest
         sources.add(source("Pos",
             "@Component(tracked = true)",
             "record Pos(float x, double y, int i, long l, short s, byte b, char c, boolean on, Mood mood, Inner inner,",
-            "    @dev.cairn.EntityRef long target) {",
+            "    @dev.cairn.EntityRef long target, int java) {",
             "    enum Mood { CALM, ANGRY }",
             "    record Inner(int a, float b) {}",
             "}"));
@@ -338,17 +338,21 @@ final class ProcessorDiagnosticsTest
         sources.add(source("Frozen",
             "@Component",
             "record Frozen() {}"));
+        // A field called java would hide the package in a name written java.lang.Float.
+        sources.add(source("Java",
+            "@Component",
+            "record Java(float java, double value) {}"));
         sources.add(source("Kinds",
             "final class Kinds {",
-            "    @dev.cairn.View(with = {Pos.class, Vel.class, Thread.class}, without = Frozen.class)",
+            "    @dev.cairn.View(with = {Pos.class, Vel.class, Thread.class, Java.class}, without = Frozen.class)",
             "    interface Moving {}",
             "    @dev.cairn.View(with = Pos.class, changed = Pos.class)",
             "    interface Changed {}",
-            "    @dev.cairn.Group(owns = {Pos.class, Override.class}, without = Frozen.class)",
+            "    @dev.cairn.Group(owns = {Pos.class, Override.class, Java.class}, without = Frozen.class)",
             "    interface Owned {}",
             "    @dev.cairn.Group(with = {Pos.class, Vel.class})",
             "    interface Watched {}",
-            "    @dev.cairn.Observer(added = Pos.class, updated = Vel.class, without = Frozen.class)",
+            "    @dev.cairn.Observer(added = {Pos.class, Java.class}, updated = Vel.class, without = Frozen.class)",
             "    interface Arrivals {}",
             "}"));
 
@@ -389,6 +393,46 @@ final class ProcessorDiagnosticsTest
         }
         assertTrue(names.contains("Thread") && names.contains("Override"), names.toString());
         return names;
+    }
+
+    @Test
+    void storagesOfTwoPackagesWithOneSimpleNameAreWrittenInFullByTheViewsGroupsAndObserversNamingBoth()
+    {
+        final JavaFileObject outerPos = file("p.Outer_Pos",
+            "package p;",
+            "@dev.cairn.Component",
+            "public record Outer_Pos(float x) {}");
+        final JavaFileObject nestedPos = file("r.Outer",
+            "package r;",
+            "public class Outer {",
+            "    @dev.cairn.Component",
+            "    public record Pos(float y) {}",
+            "}");
+        final JavaFileObject declarations = file("r.Both",
+            "package r;",
+            "final class Both {",
+            "    @dev.cairn.View(with = {p.Outer_Pos.class, Outer.Pos.class})",
+            "    interface Moving {}",
+            "    @dev.cairn.Group(owns = p.Outer_Pos.class, with = Outer.Pos.class)",
+            "    interface Grouped {}",
+            "    @dev.cairn.Observer(added = {p.Outer_Pos.class, Outer.Pos.class})",
+            "    interface Arrivals {}",
+            "}");
+
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all,-processing", "-Werror")
+            .compile(outerPos, nestedPos, declarations);
+
+        assertThat(compilation).succeededWithoutWarnings();
+        for (final String generated : List.of("r.Both_MovingView", "r.Both_GroupedGroup", "r.Both_ArrivalsObserver"))
+        {
+            final String source = generated(compilation, generated);
+            // Both in full: an import of p's storage would make the simple name mean it where r's is meant.
+            assertTrue(source.contains("world.storage(p.Outer_PosStorage.TYPE)"), generated);
+            assertTrue(source.contains("world.storage(r.Outer_PosStorage.TYPE)"), generated);
+            assertFalse(source.contains("import p.Outer_PosStorage;"), generated);
+        }
     }
 
     @Test
@@ -685,7 +729,9 @@ final class ProcessorDiagnosticsTest
         assertThat(compilation).succeededWithoutWarnings();
         final String ref = generated(compilation, "q.RefStorage");
         assertTrue(ref.contains("extends ComponentStorage<q.Ref>"), ref);
-        assertTrue(ref.contains("java.lang.Float.BYTES"), ref);
+        // The width as a number: java.lang.Float.BYTES would mean a field or parameter called java, if there were one.
+        assertTrue(ref.contains("COLUMN_WIDTHS = {4, Integer.BYTES}"), ref);
+        assertFalse(ref.matches("(?s).*[^.]Float\\.BYTES.*"), ref);
         final String item = generated(compilation, "q.ItemStorage");
         assertTrue(item.contains("public q.DeletionPolicy policy(final long entity)"), item);
         assertTrue(item.contains("DeletionPolicy.SWAP_AND_POP"), item);

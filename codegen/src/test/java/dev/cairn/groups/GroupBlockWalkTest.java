@@ -357,6 +357,24 @@ final class GroupBlockWalkTest
     }
 
     @Test
+    void anotherInstanceOfTheSameGroupCannotEndAWalkOfThisOne()
+    {
+        populate(8);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final BlockFixtures_BodiesGroup twin = new BlockFixtures_BodiesGroup(world);
+
+        group.forEachBlock(block ->
+        {
+            twin.group().endBlockWalk("BlockFixtures_BodiesGroup.forEachBlock");
+            assertEquals("BlockFixtures_BodiesGroup.forEachBlock", world.structureLockedBy(),
+                "an equal description of another walker ends nothing");
+            assertThrows(IllegalStateException.class, () -> world.destroy(block.entity(0)));
+        });
+
+        assertNull(world.structureLockedBy());
+    }
+
+    @Test
     void aWalkIsAnIterationOfTheGroupsStoragesSoACloseFromAnotherThreadIsRefused() throws Exception
     {
         populate(10);

@@ -374,9 +374,11 @@ public final class RuntimeGroup implements AutoCloseable
     /**
      * Ends a walk started by {@link #beginBlockWalk(String)}: unlocks the world's structure if that walk locked it.
      * Call it in a {@code finally} block after a {@code beginBlockWalk} that returned; ending a walk whose start was
-     * refused, or with another description, does nothing, so it cannot lift the lock of what refused it.
+     * refused, or with another description, does nothing, so it cannot lift the lock of what refused it. Descriptions
+     * are compared by identity: give each walker a string object of its own (a generated group makes one per
+     * instance), so that an equal string of another walker, or a literal, ends nothing.
      *
-     * @param what the very string passed to {@code beginBlockWalk}.
+     * @param what the very string object passed to {@code beginBlockWalk}.
      */
     public void endBlockWalk(final String what)
     {
