@@ -46,10 +46,8 @@ final class GeneratedSource
         catch (final FilerException ex)
         {
             env.getMessager().printMessage(Diagnostic.Kind.ERROR, what + " " + origin.getQualifiedName() +
-                " would generate " + qualifiedName + ", which another declaration of this compilation already " +
-                "generates (a nested type's class is named after its enclosing types joined by '_', so Outer." +
-                origin.getSimpleName() + " and a top-level Outer_" + origin.getSimpleName() + " both give Outer_" +
-                origin.getSimpleName() + suffix + "): rename one of them", ComponentAnalyzer.position(origin));
+                " would generate " + qualifiedName + ", " + whyTaken(env, origin, suffix, qualifiedName) +
+                ": rename one of them", ComponentAnalyzer.position(origin));
         }
         catch (final IOException ex)
         {
@@ -57,5 +55,23 @@ final class GeneratedSource
                 Diagnostic.Kind.ERROR, "cannot write " + qualifiedName + ": " + ex.getMessage(),
                 ComponentAnalyzer.position(origin));
         }
+    }
+
+    /** Why the filer refused {@code qualifiedName}: a class of that name exists, or another origin generates it. */
+    private static String whyTaken(
+        final ProcessingEnvironment env, final TypeElement origin, final String suffix, final String qualifiedName)
+    {
+        if (env.getElementUtils().getTypeElement(qualifiedName) != null)
+        {
+            return "but a class of that name is declared already (in the sources or on the class path)";
+        }
+        final String generated = qualifiedName.substring(qualifiedName.lastIndexOf('.') + 1);
+        final String joined = generated.substring(0, generated.length() - suffix.length());
+        final String nested = origin.getEnclosingElement() instanceof TypeElement ?
+            origin.getQualifiedName().toString().substring(origin.getQualifiedName().length() -
+                joined.length()) : joined.replace('_', '.');
+        return "which another declaration of this compilation already generates (a nested type's class is named " +
+            "after its enclosing types joined by '_', so " + nested + " and a top-level " + joined + " both give " +
+            generated + ")";
     }
 }

@@ -23,6 +23,9 @@ final class GroupSource
     static final String FILLED = "Filled";
     static final String WRITTEN = "Written";
 
+    /** The types every generated group declares inside it, which hide types of the same simple name in its code. */
+    static final Set<String> NESTED_TYPES = Set.of("Action", "BlockAction", "Block", "Cursor");
+
     /** The names of the members every generated block has, which no column accessor may take. */
     static final Set<String> BLOCK_MEMBERS = Set.of("CAPACITY", "start", "length", "entity", "begin", "end",
         "requireValid", "requireConstants", "hashCode", "toString", "getClass", "notify", "notifyAll", "wait", "clone",

@@ -60,7 +60,7 @@ final class StorageGenerator
     boolean generate(final TypeElement element) throws UnresolvedTypeException
     {
         final ComponentModel model = analyzer.analyze(element);
-        if (model == null)
+        if (model == null || !namesInUnnamedPackageAreFree(model))
         {
             return false;
         }
@@ -73,6 +73,58 @@ final class StorageGenerator
         GeneratedSource.write(env, element, "@Component record", GeneratedNames.STORAGE_SUFFIX,
             GeneratedNames.qualified(env.getElementUtils(), element, model.storageName()), text);
         return true;
+    }
+
+    /**
+     * In the unnamed package a type has no other name than its simple one, so a type the storage names that is called
+     * like the storage's nested {@code Ref}, or like the storage itself, cannot be told from it there: an error on the
+     * type's use, not a storage that does not compile.
+     */
+    private boolean namesInUnnamedPackageAreFree(final ComponentModel model)
+    {
+        if (!model.packageName().isEmpty())
+        {
+            return true;
+        }
+        final Set<TypeElement> named = new LinkedHashSet<>();
+        collectNamedTypes(model.shape(), named);
+        for (final Column column : model.columns())
+        {
+            if (column.enumType() != null)
+            {
+                named.add(column.enumType());
+            }
+        }
+        for (final TypeElement type : named)
+        {
+            Element outermost = type;
+            while (outermost.getEnclosingElement() instanceof TypeElement)
+            {
+                outermost = outermost.getEnclosingElement();
+            }
+            final String name = outermost.getSimpleName().toString();
+            if (name.equals(GeneratedNames.REF) || name.equals(model.storageName()))
+            {
+                error(model.record(), "@Component record " + model.record().getQualifiedName() + " is in the " +
+                    "unnamed package and names " + type.getQualifiedName() + ", which its storage " +
+                    model.storageName() + " could not tell from its own " + (name.equals(GeneratedNames.REF) ?
+                    "nested class Ref" : "name") + ": move them into a package, or rename " + name);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void collectNamedTypes(final Shape shape, final Set<TypeElement> into)
+    {
+        into.add(shape.type());
+        for (final Part part : shape.parts())
+        {
+            if (part instanceof Shape)
+            {
+                collectNamedTypes((Shape)part, into);
+            }
+        }
     }
 
     /** The class a generated method is declared in. */

@@ -309,6 +309,28 @@ final class ViewGenerator
      * reported, if two would have the same name, or one the name of a member every block has. A column whose enum
      * type the group's package cannot name is left out and described in {@code hidden}.
      */
+    /**
+     * Why a generated group of {@code packageName} cannot name an enum type, or null if it can: the enum is not
+     * accessible there, or it is in the unnamed package (where it has no name but its simple one) and named like one
+     * of the group's nested types, which hide it in the group's code.
+     */
+    private String unnameableInGroup(final TypeElement enumType, final String packageName)
+    {
+        final String inaccessible = analyzer.inaccessibility(enumType, packageName);
+        if (inaccessible != null || !packageName.isEmpty())
+        {
+            return inaccessible;
+        }
+        Element outermost = enumType;
+        while (outermost.getEnclosingElement() instanceof TypeElement)
+        {
+            outermost = outermost.getEnclosingElement();
+        }
+        final String name = outermost.getSimpleName().toString();
+        return GroupSource.NESTED_TYPES.contains(name) ?
+            "is in the unnamed package, where the group's nested " + name + " hides it" : null;
+    }
+
     private List<BlockColumn> blockColumns(
         final TypeElement group,
         final AnnotationMirror annotation,
@@ -329,7 +351,7 @@ final class ViewGenerator
             for (final Column column : owned.columns())
             {
                 final String hiddenBecause = column.type().isEnum() ?
-                    analyzer.inaccessibility(column.enumType(), packageName) : null;
+                    unnameableInGroup(column.enumType(), packageName) : null;
                 if (hiddenBecause != null)
                 {
                     hidden.add("{@code " + component.record().getSimpleName() + "." + column.path() + "} (its enum " +

@@ -436,6 +436,49 @@ final class ProcessorDiagnosticsTest
     }
 
     @Test
+    void aComponentOfTheUnnamedPackageThatNamesATypeCalledRefIsAnErrorOnIt()
+    {
+        final JavaFileObject ref = file("Ref",
+            "@dev.cairn.Component",
+            "public record Ref(float x) {}");
+        assertThat(compile(Tool.JAVAC, ref)).hadErrorContaining("@Component record Ref is in the unnamed package " +
+            "and names Ref, which its storage RefStorage could not tell from its own nested class Ref: move them " +
+            "into a package, or rename Ref").inFile(ref).onLineContaining("record Ref");
+
+        final JavaFileObject kind = file("Ref",
+            "public enum Ref { A, B }");
+        final JavaFileObject pos = file("Pos",
+            "@dev.cairn.Component",
+            "public record Pos(float x, Ref kind) {}");
+        assertThat(compile(Tool.JAVAC, kind, pos)).hadErrorContaining("@Component record Pos is in the unnamed " +
+            "package and names Ref").inFile(pos).onLineContaining("record Pos");
+    }
+
+    @Test
+    void aGroupOfTheUnnamedPackageLeavesOutOfItsBlockAnEnumCalledLikeOneOfItsNestedTypes()
+    {
+        final JavaFileObject block = file("Block",
+            "public enum Block { STONE, GLASS }");
+        final JavaFileObject pos = file("Pos",
+            "@dev.cairn.Component",
+            "public record Pos(float x, Block kind) {}");
+        final JavaFileObject moving = file("Moving",
+            "@dev.cairn.Group(owns = Pos.class)",
+            "interface Moving {}");
+
+        final Compilation compilation = javac()
+            .withProcessors(new CairnProcessor())
+            .withOptions("-Xlint:all,-processing", "-Werror")
+            .compile(block, pos, moving);
+
+        assertThat(compilation).succeededWithoutWarnings();
+        final String group = generated(compilation, "MovingGroup");
+        assertTrue(group.contains("public float[] posX()"), group);
+        assertFalse(group.contains("posKind()"), group);
+        assertTrue(group.contains("where the group's nested Block hides it"), group);
+    }
+
+    @Test
     void aBlockLeavesOutAColumnWhoseEnumTheGroupsPackageCannotName()
     {
         final JavaFileObject mood = file("p.Mood",
@@ -660,10 +703,27 @@ final class ProcessorDiagnosticsTest
         final Compilation compilation = compile(tool, nested, flat);
         assertThat(compilation).failed();
         assertThat(compilation).hadErrorContaining("would generate q.Outer_PositionStorage, which another " +
-            "declaration of this compilation already generates");
+            "declaration of this compilation already generates (a nested type's class is named after its enclosing " +
+            "types joined by '_', so Outer.Position and a top-level Outer_Position both give " +
+            "Outer_PositionStorage): rename one of them");
         final Diagnostic<? extends JavaFileObject> clash = compilation.errors().stream()
             .filter(error -> error.getMessage(null).contains("would generate")).findFirst().orElseThrow();
         assertTrue(clash.getSource() != null && clash.getLineNumber() > 0, "the error has no position: " + clash);
+    }
+
+    @Test
+    void aRecordWhoseStorageNameIsDeclaredByHandIsAnErrorSayingSo()
+    {
+        final JavaFileObject handWritten = file("q.PosStorage",
+            "package q;",
+            "public final class PosStorage {}");
+        final JavaFileObject pos = source("Pos",
+            "@Component",
+            "public record Pos(float x) {}");
+
+        assertThat(compile(Tool.JAVAC, handWritten, pos)).hadErrorContaining("@Component record q.Pos would " +
+            "generate q.PosStorage, but a class of that name is declared already (in the sources or on the class " +
+            "path): rename one of them").inFile(pos).onLineContaining("record Pos");
     }
 
     @Test
