@@ -555,8 +555,10 @@ final class GroupSource
      */
     private void forEachBlock()
     {
-        out.javadoc("Calls {@code action} once for each block of the group, from the front of its range to the back: " +
-                "a {@link Block} holds up to {@link Block#CAPACITY} consecutive entities of the group, and hands out " +
+        out.javadoc("Calls {@code action} once for each block of the group, from the back of its range to the front " +
+                "(as {@code forEach} walks, and as a parallel walk's commands are applied): block {@code k} holds " +
+                "the entities at {@code [k * CAPACITY, (k + 1) * CAPACITY)}, the last one fewer. " +
+                "A {@link Block} holds up to {@link Block#CAPACITY} consecutive entities of the group, and hands out " +
                 "each column of their owned components as an array whose element {@code i} belongs to the block's " +
                 "entity {@code i}. An array is filled from the storage when the action first asks for it, and an " +
                 "array asked for writable is copied back when the action returns; a loop over such arrays is what " +
@@ -602,15 +604,16 @@ final class GroupSource
         out.blank();
         out.javadoc("Calls {@code action} once for each block of the group, splitting its range into chunks that run " +
                 "on {@code pool}, each walked block by block with a {@link Block} of its own: the entities of " +
-                "{@link #forEachBlock(BlockAction)}, each in exactly one block, front to back within a chunk and in " +
-                "no particular order across chunks. A block never spans two chunks, so a chunk size that is a " +
-                "multiple of {@link Block#CAPACITY} (as the automatic size is) keeps every block but the last of a " +
-                "chunk full. The world's " +
+                "{@link #forEachBlock(BlockAction)}, in the same blocks, back to front within a chunk and in no " +
+                "particular order across chunks. The chunk size is rounded up to a multiple of " +
+                "{@link Block#CAPACITY}, so the blocks do not depend on it, and what the actions record in a " +
+                "{@link dev.cairn.command.CommandBuffer} is applied in the order {@code forEachBlock} would have " +
+                "recorded it, whatever the chunk size and the number of threads. The world's " +
                 "structure is locked until it returns, as for {@link #parallelForEach(ForkJoinPool, int, Action)}: " +
                 "the action may read any component and write the arrays of its own block.",
             "",
             "@param pool      where the chunks run; the calling thread waits.",
-            "@param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.",
+            "@param chunkSize indices per chunk, 1 or more (rounded up to whole blocks), or {@link Chunks#AUTOMATIC}.",
             "@param action    receives each block, on any of the pool's threads.",
             "@throws IllegalStateException    if the group or world is closed, or the structure is locked already.",
             "@throws IllegalArgumentException if {@code chunkSize} is negative.");
@@ -624,7 +627,10 @@ final class GroupSource
         out.line("    (from, to) -> walkBlocks(from, to, action));");
         out.close();
         out.blank();
-        out.line("/** The blocks of {@code [from, to)}, front to back, with a block no other walk uses meanwhile. */");
+        out.line("/**");
+        out.line(" * The blocks of {@code [from, to)}, back to front as a chunk of a parallel walk is placed, with a block no");
+        out.line(" * other walk uses meanwhile; {@code from} is a multiple of the capacity.");
+        out.line(" */");
         out.line("private void walkBlocks(final int from, final int to, final BlockAction action)");
         out.open();
         out.line("Block block;");
@@ -638,7 +644,8 @@ final class GroupSource
         out.close();
         out.line("try");
         out.open();
-        out.line("for (int start = from; start < to; start += Block.CAPACITY)");
+        out.line("for (int start = from + (to - from - 1) / Block.CAPACITY * Block.CAPACITY; start >= from && " +
+            "start < to; start -= Block.CAPACITY)");
         out.open();
         out.line("block.begin(start, " + lang.of("Math") + ".min(Block.CAPACITY, to - start));");
         out.line("action.accept(block);");

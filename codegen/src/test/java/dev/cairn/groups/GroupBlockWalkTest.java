@@ -48,19 +48,20 @@ final class GroupBlockWalkTest
     }
 
     @Test
-    void blocksCoverTheGroupFrontToBackAndHoldEachEntitysColumnsOfEveryType()
+    void blocksCoverTheGroupBackToFrontAndHoldEachEntitysColumnsOfEveryType()
     {
         final Map<Long, Integer> members = populate(2 * CAPACITY + 77);
         final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
         assertEquals(members.size(), group.size());
         final List<Long> visited = new ArrayList<>();
-        final int[] next = {0};
+        final int[] end = {group.size()};
 
         group.forEachBlock(block ->
         {
-            assertEquals(next[0], block.start(), "blocks follow each other from the front");
+            assertEquals(block.start() / CAPACITY * CAPACITY, block.start(), "blocks start at multiples of CAPACITY");
+            assertEquals(end[0], block.start() + block.length(), "blocks follow each other from the back");
             assertTrue(block.length() > 0 && block.length() <= CAPACITY);
-            next[0] += block.length();
+            end[0] = block.start();
             final float[] x = block.bodyXReadOnly();
             final Mood[] mood = block.bodyMoodReadOnly();
             final boolean[] awake = block.bodyAwakeReadOnly();
@@ -83,7 +84,7 @@ final class GroupBlockWalkTest
             }
         });
 
-        assertEquals(group.size(), next[0], "the blocks end at the group's end");
+        assertEquals(0, end[0], "the blocks end at the group's front");
         assertEquals(members.keySet(), new java.util.HashSet<>(visited));
         assertEquals(members.size(), visited.size(), "each entity in exactly one block");
     }
@@ -266,7 +267,7 @@ final class GroupBlockWalkTest
             {
                 x[i] = 99;
             }
-            if (block.start() > 0)
+            if (block.start() == 0) // the last block walked: the others were copied back
             {
                 throw boom;
             }
@@ -276,7 +277,7 @@ final class GroupBlockWalkTest
         for (int i = 0; i < group.size(); i++)
         {
             final long entity = bodies.entityAt(i);
-            assertEquals(i < CAPACITY ? 99f : before.get(entity), bodies.xAt(i), "index " + i);
+            assertEquals(i >= CAPACITY ? 99f : before.get(entity), bodies.xAt(i), "index " + i);
         }
         world.destroy(bodies.entityAt(0));
         assertEquals(2 * CAPACITY + 4, group.size(), "the structure is unlocked after a failed walk");
@@ -294,16 +295,16 @@ final class GroupBlockWalkTest
             {
                 final float[] x = block.bodyX();
                 x[0] = 123;
-                if (block.start() > 0)
+                if (block.start() == 0) // the second block walked, from the back
                 {
-                    block.bodyMood()[block.length() - 1] = null;
+                    block.bodyMood()[4] = null;
                 }
             }));
 
         assertEquals("element 4 of block.bodyMood() is null, but a component's enum field cannot be: put a " +
             "constant there; nothing of this block was copied back", thrown.getMessage());
-        assertEquals(123f, bodies.xAt(0), "the first block was copied back");
-        assertEquals(before.get(bodies.entityAt(CAPACITY)), bodies.xAt(CAPACITY), "the second was not");
+        assertEquals(123f, bodies.xAt(CAPACITY), "the first block walked was copied back");
+        assertEquals(before.get(bodies.entityAt(0)), bodies.xAt(0), "the second was not");
         for (int i = 0; i < group.size(); i++)
         {
             assertNotNull(bodies.moodAt(i));
@@ -548,7 +549,8 @@ final class GroupBlockWalkTest
                 final Map<Long, Integer> seen = new ConcurrentHashMap<>();
                 group.parallelForEachBlock(pool, chunk, block ->
                 {
-                    assertTrue(block.length() <= Math.max(1, Math.min(chunk == 0 ? CAPACITY : chunk, CAPACITY)));
+                    assertTrue(block.length() <= CAPACITY && block.start() % CAPACITY == 0,
+                        "chunks are whole blocks: " + block.start() + ", " + block.length());
                     final int[] ti = block.tintI();
                     for (int i = 0; i < block.length(); i++)
                     {
@@ -570,6 +572,70 @@ final class GroupBlockWalkTest
         final IllegalStateException locked = assertThrows(IllegalStateException.class,
             () -> group.parallelForEachBlock(block -> world.create()));
         assertTrue(locked.getMessage().contains("parallelForEachBlock"), locked.getMessage());
+    }
+
+    @Test
+    void commandsRecordedByAParallelWalkApplyInTheSequentialWalksOrderWhateverTheChunksAndThreads()
+    {
+        populate(5 * CAPACITY + 11);
+        final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
+        final List<Long> sequential = recordedOrder(group, null, 0);
+        assertTrue(sequential.size() > 100, "commands recorded: " + sequential.size());
+        for (final int threads : new int[] {1, 2, 5})
+        {
+            final ForkJoinPool pool = new ForkJoinPool(threads);
+            try
+            {
+                for (final int chunk : new int[] {1, 100, CAPACITY, CAPACITY + 1, 3 * CAPACITY, 0})
+                {
+                    assertEquals(sequential, recordedOrder(group, pool, chunk),
+                        threads + " threads, chunks of " + chunk);
+                }
+            }
+            finally
+            {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /**
+     * The entities a walk of {@code group} (sequential if {@code pool} is null) names, in the order a command buffer
+     * applies what its action records: it creates an entity referring to every third member it is given, and the
+     * created ones, which the group does not take, follow each other in the storage in that order.
+     */
+    private List<Long> recordedOrder(final BlockFixtures_BodiesGroup group, final ForkJoinPool pool, final int chunk)
+    {
+        final CommandBuffer commands = new CommandBuffer(world);
+        final BlockFixtures_BodiesGroup.BlockAction action = block ->
+        {
+            for (int i = 0; i < block.length(); i++)
+            {
+                final long entity = block.entity(i);
+                if (Entity.index(entity) % 3 == 0)
+                {
+                    bodies.emplace(commands, commands.create(), 0f, Mood.CALM, false, 0d, 0L, entity);
+                }
+            }
+        };
+        if (pool == null)
+        {
+            group.forEachBlock(action);
+        }
+        else
+        {
+            group.parallelForEachBlock(pool, chunk, action);
+        }
+        final int before = bodies.size();
+        final int groupSize = group.size();
+        commands.apply();
+        assertEquals(groupSize, group.size(), "the created entities are not members");
+        final List<Long> order = new ArrayList<>();
+        for (int index = before; index < bodies.size(); index++)
+        {
+            order.add(bodies.targetAt(index));
+        }
+        return order;
     }
 
     @Test

@@ -601,7 +601,9 @@ final class ParallelIterationTest
             assertEquals(12_500, Chunks.automaticSize(1_000_000, 10));
             assertEquals(12_800, Chunks.sizeInBlocks(Chunks.AUTOMATIC, 1_000_000, 10, 512), "whole blocks");
             assertEquals(1_024, Chunks.sizeInBlocks(Chunks.AUTOMATIC, 100, 8, 512));
-            assertEquals(700, Chunks.sizeInBlocks(700, 1_000_000, 10, 512), "a size asked for is kept");
+            assertEquals(1_024, Chunks.sizeInBlocks(700, 1_000_000, 10, 512), "a size asked for, in whole blocks");
+            assertEquals(512, Chunks.sizeInBlocks(1, 1_000_000, 10, 512));
+            assertEquals(Integer.MAX_VALUE / 512 * 512, Chunks.sizeInBlocks(Integer.MAX_VALUE, 10, 10, 512));
         }
         finally
         {

@@ -65,9 +65,10 @@ public final class Chunks
     }
 
     /**
-     * The chunk size to walk {@code extent} indices with: {@code chunkSize} itself, or for {@link #AUTOMATIC} the
-     * {@linkplain #automaticSize(int, int) automatic size} rounded up to a multiple of {@code multiple}, so that a walk
-     * by blocks of {@code multiple} indices has full blocks in every chunk but the last.
+     * The chunk size to walk {@code extent} indices with by blocks of {@code multiple}: {@code chunkSize}, or for
+     * {@link #AUTOMATIC} the {@linkplain #automaticSize(int, int) automatic size}, rounded up to a multiple of
+     * {@code multiple}. Every chunk then starts at a multiple of {@code multiple}, so the blocks are the same
+     * whatever the chunk size (full ones but the last), and so is the order of what their actions record.
      *
      * @param chunkSize   what the caller asked for.
      * @param extent      the length of the range.
@@ -77,12 +78,8 @@ public final class Chunks
      */
     public static int sizeInBlocks(final int chunkSize, final int extent, final int parallelism, final int multiple)
     {
-        if (chunkSize != AUTOMATIC)
-        {
-            return chunkSize;
-        }
-        final long size = automaticSize(extent, parallelism);
-        return (int)Math.min(Integer.MAX_VALUE, (size + multiple - 1) / multiple * multiple);
+        final long size = chunkSize != AUTOMATIC ? chunkSize : automaticSize(extent, parallelism);
+        return (int)Math.min(Integer.MAX_VALUE / multiple * multiple, (size + multiple - 1) / multiple * multiple);
     }
 
     /**
