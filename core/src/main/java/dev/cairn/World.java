@@ -87,6 +87,40 @@ public final class World implements AutoCloseable, Storages
     private ComponentStorage<?>[] created = new ComponentStorage<?>[0];
 
     /**
+     * The engine's classes that have a static initialiser, initialised by the first world rather than by whichever call
+     * first needs one: a class whose initialisation fails (as it does in a call made where the stack runs out) stays
+     * unusable for the life of the JVM. {@code EngineClassesTest} checks that this names every such class. A method,
+     * not a constant: a constant would give this class an initialiser of its own.
+     */
+    static String[] engineClasses()
+    {
+        return new String[] {
+            "dev.cairn.DeletionPolicy",
+            "dev.cairn.command.CommandBuffer",
+            "dev.cairn.command.PlaceholderTags",
+            "dev.cairn.entity.EntityPool",
+            "dev.cairn.group.RuntimeGroup",
+            "dev.cairn.memory.ByteArrays",
+            "dev.cairn.memory.OffHeap",
+            "dev.cairn.parallel.Chunk",
+            "dev.cairn.parallel.Chunks",
+            "dev.cairn.set.SparseSet",
+            "dev.cairn.signal.Signal",
+            "dev.cairn.snapshot.SnapshotInput",
+            "dev.cairn.snapshot.SourceMap",
+            "dev.cairn.storage.ComponentStorage",
+            "dev.cairn.storage.ComponentStorage$ArrayBase",
+            "dev.cairn.storage.ComponentType",
+            "dev.cairn.storage.FieldType",
+            "dev.cairn.storage.SnapshotMapping$1",
+            "dev.cairn.view.RuntimeView",
+        };
+    }
+
+    /** Set once every class of {@link #engineClasses()} is initialised. */
+    private static volatile boolean engineClassesInitialised;
+
+    /**
      * Creates an empty world that can hold up to {@link EntityPool#MAX_ENTITIES} entities at once.
      *
      * @throws IllegalStateException if the JVM lacks {@link OffHeap#REQUIRED_FLAG}.
@@ -118,6 +152,8 @@ public final class World implements AutoCloseable, Storages
      */
     public World(final int maxEntities, final long maxOffHeapBytes)
     {
+        OffHeap.requireUnsafeAccess();
+        initialiseEngineClasses();
         this.offHeap = new OffHeap("World", maxOffHeapBytes);
         this.entities = new EntityPool(offHeap, maxEntities);
         this.groups = new RuntimeGroup.Registry(this, offHeap, entities);
@@ -156,7 +192,8 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Creates {@code count} entities into {@code entities[0, count)}.
+     * Creates {@code count} entities into {@code entities[0, count)}, then announces them to the created listeners in
+     * that order; one that a listener destroyed before its turn is not announced (its destroying was).
      *
      * @param entities receives the handles; at least {@code count} long.
      * @param count    how many to create.
@@ -173,6 +210,10 @@ public final class World implements AutoCloseable, Storages
             {
                 for (int i = 0; i < count; i++)
                 {
+                    if (!valid(entities[i]))
+                    {
+                        continue; // destroyed by a listener of an earlier one: its destroying was announced already
+                    }
                     failure = createdSignal.send(entities[i], failure);
                     if (isClosed())
                     {
@@ -1177,5 +1218,25 @@ public final class World implements AutoCloseable, Storages
             throw new IllegalStateException(
                 "this World is closed and its off-heap memory freed; create a new World to continue");
         }
+    }
+
+    private static void initialiseEngineClasses()
+    {
+        if (engineClassesInitialised)
+        {
+            return;
+        }
+        for (final String name : engineClasses())
+        {
+            try
+            {
+                Class.forName(name, true, World.class.getClassLoader());
+            }
+            catch (final ClassNotFoundException ex)
+            {
+                throw new IllegalStateException("Cairn's class " + name + " is missing: its jar is incomplete", ex);
+            }
+        }
+        engineClassesInitialised = true;
     }
 }

@@ -42,6 +42,27 @@ final class SignalTest
     }
 
     @Test
+    void aBulkCreateDoesNotAnnounceAnEntityThatAListenerOfAnEarlierOneDestroyed()
+    {
+        final long[] made = new long[3];
+        final List<String> events = new ArrayList<>();
+        world.onDestroying(entity -> events.add("destroying " + Entity.toString(entity)));
+        world.onCreated(entity ->
+        {
+            events.add("created " + Entity.toString(entity) + (world.valid(entity) ? "" : " (dead)"));
+            if (entity == made[0])
+            {
+                world.destroy(made[2]);
+            }
+        });
+
+        world.create(made, 3);
+
+        assertEquals(List.of("created " + Entity.toString(made[0]), "destroying " + Entity.toString(made[2]),
+            "created " + Entity.toString(made[1])), events);
+    }
+
+    @Test
     void aListenerAfterOneThatThrewIsHandedTheComponentsIndexNow()
     {
         final long a = world.create();

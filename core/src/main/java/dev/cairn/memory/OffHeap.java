@@ -1,7 +1,6 @@
 package dev.cairn.memory;
 
 import org.agrona.UnsafeApi;
-import org.agrona.collections.Long2LongHashMap;
 
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
@@ -218,6 +217,10 @@ public final class OffHeap
                 blocks.allocatedBytes + " of its budget of " + blocks.budget + " bytes; raise the budget or hold " +
                 "fewer entities", null);
         }
+        // Room first, and the recording call made once for nothing: the calls after the native allocation then need
+        // neither more memory nor more stack than the ones that just returned, so nothing can stop them half-way.
+        blocks.table.ensureRoom();
+        blocks.table.record(0, 0);
         final long address;
         try
         {
@@ -229,7 +232,7 @@ public final class OffHeap
                 "cannot allocate " + bytes + " bytes of native memory for " + blocks.ownerName + " (it holds " +
                 blocks.allocatedBytes + " bytes): " + ex.getMessage(), ex);
         }
-        blocks.sizes.put(address, bytes);
+        blocks.table.record(address, bytes);
         blocks.allocatedBytes += bytes;
         return address;
     }
@@ -255,7 +258,7 @@ public final class OffHeap
         final Blocks blocks = this.blocks;
         blocks.ensureOpen();
         ensureUnlocked("grow a block of");
-        final long oldBytes = blocks.sizes.get(address);
+        final long oldBytes = blocks.table.sizeOf(address);
         if (oldBytes == Blocks.MISSING)
         {
             throw new IllegalArgumentException(
@@ -273,6 +276,9 @@ public final class OffHeap
                 newBytes + " bytes: it holds " + blocks.allocatedBytes + " of its budget of " + blocks.budget +
                 " bytes; raise the budget or hold fewer entities", null);
         }
+        // As in allocate: once the native block moved (freeing the old address), the table must follow it.
+        blocks.table.ensureRoom();
+        blocks.table.move(0, 0, 0);
         final long moved;
         try
         {
@@ -284,8 +290,7 @@ public final class OffHeap
                 "cannot grow a block of " + blocks.ownerName + "'s native memory from " + oldBytes + " to " +
                 newBytes + " bytes (it holds " + blocks.allocatedBytes + " bytes): " + ex.getMessage(), ex);
         }
-        blocks.sizes.remove(address);
-        blocks.sizes.put(moved, newBytes);
+        blocks.table.move(address, moved, newBytes);
         blocks.allocatedBytes += newBytes - oldBytes;
         return moved;
     }
@@ -304,7 +309,7 @@ public final class OffHeap
         }
         final Blocks blocks = this.blocks;
         ensureUnlocked("free a block of");
-        final long bytes = blocks.sizes.remove(address);
+        final long bytes = blocks.table.remove(address);
         if (bytes == Blocks.MISSING)
         {
             throw new IllegalArgumentException(
@@ -633,13 +638,13 @@ public final class OffHeap
      */
     private static final class Blocks implements Runnable
     {
-        static final long MISSING = -1;
+        static final long MISSING = BlockTable.MISSING;
 
         final String ownerName;
         final long budget;
         final Throwable creationSite;
         /** Address to size of every block allocated and not freed. */
-        final Long2LongHashMap sizes = new Long2LongHashMap(MISSING);
+        final BlockTable table = new BlockTable();
         long allocatedBytes;
         boolean explicitlyClosed;
         boolean closed;
@@ -665,14 +670,17 @@ public final class OffHeap
         public void run()
         {
             final long leakedBytes = allocatedBytes;
-            final Long2LongHashMap.KeyIterator addresses = sizes.keySet().iterator();
-            while (addresses.hasNext())
-            {
-                UnsafeApi.freeMemory(addresses.nextValue());
-            }
-            sizes.clear();
+            final long[] addresses = table.addresses();
+            // Forgotten before they are freed: if this stops part-way (the stack running out), what is left is a leak,
+            // never a block freed twice by a later close.
+            table.clear();
             allocatedBytes = 0;
             closed = true;
+            UnsafeApi.freeMemory(0); // a no-op through the same calls, so that the loop below runs to its end
+            for (final long address : addresses)
+            {
+                UnsafeApi.freeMemory(address);
+            }
             if (!explicitlyClosed)
             {
                 reportLeak(leakedBytes);

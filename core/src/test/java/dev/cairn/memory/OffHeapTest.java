@@ -2,8 +2,11 @@ package dev.cairn.memory;
 
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -165,6 +168,118 @@ class OffHeapTest
         assertNull(offHeap.structureLockedBy());
         assertFalse(first.locked || failing.locked || last.locked);
         offHeap.close();
+    }
+
+    @Test
+    // In a thread of its own, so that a table left looping fails the test instead of hanging the build.
+    @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void blocksAllocatedAndMovedWhereTheStackRunsOutStayExactlyAccountedFor() throws Exception
+    {
+        allocateWhereTheStackRunsOut();
+        // Again in a JVM of its own that only interprets, with a small stack: every call is a frame there, so the
+        // overflows land between the steps of an allocation that the JIT's inlining hides in this one.
+        final Process child = new ProcessBuilder(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED", "-Xint", "-Xss256k",
+            "-cp", System.getProperty("java.class.path"), StackSweep.class.getName())
+            .redirectErrorStream(true).start();
+        final String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(child.waitFor(100, java.util.concurrent.TimeUnit.SECONDS), "the sweep hung: " + output);
+        assertEquals(0, child.exitValue(), output);
+    }
+
+    /** The sweep of {@link #blocksAllocatedAndMovedWhereTheStackRunsOutStayExactlyAccountedFor} in a JVM of its own. */
+    static final class StackSweep
+    {
+        public static void main(final String[] args)
+        {
+            allocateWhereTheStackRunsOut();
+        }
+    }
+
+    static void allocateWhereTheStackRunsOut()
+    {
+        final OffHeap offHeap = new OffHeap("test world");
+        final long[] addresses = new long[4_096];
+        final long[] sizes = new long[addresses.length];
+        final int[] held = {0};
+        final int[] step = {0};
+        // At each of the deepest frames in turn, so that the stack runs out at every point of an allocation (the
+        // table of blocks grows at many of them) and of a growth that moves a block; each round starts the descent a
+        // few frames of another size deeper, so that the overflows land at other points.
+        final Runnable change = () ->
+        {
+            final int k = step[0] % 3 == 0 || held[0] == 0 ? -1 : step[0] % held[0];
+            if (k < 0 && held[0] < addresses.length)
+            {
+                final long address = offHeap.allocate(16);
+                addresses[held[0]] = address;
+                sizes[held[0]++] = 16;
+            }
+            else if (k >= 0)
+            {
+                final long grown = sizes[k] * 2 > 1 << 20 ? 16 : sizes[k] * 2;
+                final long address = offHeap.reallocate(addresses[k], grown);
+                addresses[k] = address;
+                sizes[k] = grown;
+            }
+        };
+        for (int round = 0; round < 64; round++)
+        {
+            step[0] = 0;
+            shiftThenDescend(round, step, change);
+        }
+
+        long total = 0;
+        for (int k = 0; k < held[0]; k++)
+        {
+            total += sizes[k];
+        }
+        assertTrue(held[0] > 10, "blocks: " + held[0]);
+        assertEquals(total, offHeap.allocatedBytes(), "every block the table holds is one the test holds");
+        for (int k = 0; k < held[0]; k++)
+        {
+            offHeap.free(addresses[k]); // throws if the table does not know the block
+        }
+        assertEquals(0, offHeap.allocatedBytes());
+        offHeap.close();
+    }
+
+    /** {@code frames} frames of its own size, then {@link #descendThenRun}. */
+    private static long shiftThenDescend(final int frames, final int[] step, final Runnable change)
+    {
+        final long spill = frames * 31L;
+        if (frames > 0)
+        {
+            return shiftThenDescend(frames - 1, step, change) + spill;
+        }
+        descendThenRun(step, change);
+        return spill;
+    }
+
+    /** Recurses until the stack overflows, then runs {@code change} in each of the deepest frames on the way back. */
+    private static void descendThenRun(final int[] step, final Runnable change)
+    {
+        try
+        {
+            descendThenRun(step, change);
+        }
+        catch (final StackOverflowError expected)
+        {
+            // the bottom
+        }
+        if (step[0] < 200)
+        {
+            try
+            {
+                change.run();
+            }
+            catch (final StackOverflowError expected)
+            {
+                // too deep for this change, or for part of it
+            }
+            step[0]++;
+        }
     }
 
     /** A holder that records the lock, and can fail (as a call at the end of the stack does) when told of a change. */
