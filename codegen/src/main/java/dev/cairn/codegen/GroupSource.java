@@ -555,10 +555,10 @@ final class GroupSource
      */
     private void forEachBlock()
     {
-        out.javadoc("Calls {@code action} once for each block of the group, from the back of its range to the front " +
-                "(as {@code forEach} walks, and as a parallel walk's commands are applied): block {@code k} holds " +
-                "the entities at {@code [k * CAPACITY, (k + 1) * CAPACITY)}, the last one fewer. " +
-                "A {@link Block} holds up to {@link Block#CAPACITY} consecutive entities of the group, and hands out " +
+        out.javadoc("Calls {@code action} once for each block of the group, from the front of its range to the back " +
+                "(the order in which the copies stream through memory fastest): block {@code k} holds the entities " +
+                "at {@code [k * CAPACITY, (k + 1) * CAPACITY)}, the last one fewer. A {@link Block} holds up to " +
+                "{@link Block#CAPACITY} consecutive entities of the group, and hands out " +
                 "each column of their owned components as an array whose element {@code i} belongs to the block's " +
                 "entity {@code i}. An array is filled from the storage when the action first asks for it, and an " +
                 "array asked for writable is copied back when the action returns; a loop over such arrays is what " +
@@ -604,7 +604,7 @@ final class GroupSource
         out.blank();
         out.javadoc("Calls {@code action} once for each block of the group, splitting its range into chunks that run " +
                 "on {@code pool}, each walked block by block with a {@link Block} of its own: the entities of " +
-                "{@link #forEachBlock(BlockAction)}, in the same blocks, back to front within a chunk and in no " +
+                "{@link #forEachBlock(BlockAction)}, in the same blocks, front to back within a chunk and in no " +
                 "particular order across chunks. The chunk size is rounded up to a multiple of " +
                 "{@link Block#CAPACITY}, so the blocks do not depend on it, and what the actions record in a " +
                 "{@link dev.cairn.command.CommandBuffer} is applied in the order {@code forEachBlock} would have " +
@@ -624,13 +624,10 @@ final class GroupSource
         out.line("final int size = Chunks.sizeInBlocks(chunkSize, group.extent(), pool.getParallelism(), " +
             "Block.CAPACITY);");
         out.line("group.forEachChunk(pool, size, \"" + className + ".parallelForEachBlock\",");
-        out.line("    (from, to) -> walkBlocks(from, to, action));");
+        out.line("    Chunks.frontToBack((from, to) -> walkBlocks(from, to, action)));");
         out.close();
         out.blank();
-        out.line("/**");
-        out.line(" * The blocks of {@code [from, to)}, back to front as a chunk of a parallel walk is placed, with a block no");
-        out.line(" * other walk uses meanwhile; {@code from} is a multiple of the capacity.");
-        out.line(" */");
+        out.line("/** The blocks of {@code [from, to)}, front to back, with a block no other walk uses meanwhile. */");
         out.line("private void walkBlocks(final int from, final int to, final BlockAction action)");
         out.open();
         out.line("Block block;");
@@ -644,8 +641,7 @@ final class GroupSource
         out.close();
         out.line("try");
         out.open();
-        out.line("for (int start = from + (to - from - 1) / Block.CAPACITY * Block.CAPACITY; start >= from && " +
-            "start < to; start -= Block.CAPACITY)");
+        out.line("for (int start = from; start < to; start += Block.CAPACITY)");
         out.open();
         out.line("block.begin(start, " + lang.of("Math") + ".min(Block.CAPACITY, to - start));");
         out.line("action.accept(block);");

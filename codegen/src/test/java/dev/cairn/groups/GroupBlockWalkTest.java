@@ -48,20 +48,20 @@ final class GroupBlockWalkTest
     }
 
     @Test
-    void blocksCoverTheGroupBackToFrontAndHoldEachEntitysColumnsOfEveryType()
+    void blocksCoverTheGroupFrontToBackAndHoldEachEntitysColumnsOfEveryType()
     {
         final Map<Long, Integer> members = populate(2 * CAPACITY + 77);
         final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
         assertEquals(members.size(), group.size());
         final List<Long> visited = new ArrayList<>();
-        final int[] end = {group.size()};
+        final int[] next = {0};
 
         group.forEachBlock(block ->
         {
             assertEquals(block.start() / CAPACITY * CAPACITY, block.start(), "blocks start at multiples of CAPACITY");
-            assertEquals(end[0], block.start() + block.length(), "blocks follow each other from the back");
+            assertEquals(next[0], block.start(), "blocks follow each other from the front");
             assertTrue(block.length() > 0 && block.length() <= CAPACITY);
-            end[0] = block.start();
+            next[0] += block.length();
             final float[] x = block.bodyXReadOnly();
             final Mood[] mood = block.bodyMoodReadOnly();
             final boolean[] awake = block.bodyAwakeReadOnly();
@@ -84,7 +84,7 @@ final class GroupBlockWalkTest
             }
         });
 
-        assertEquals(0, end[0], "the blocks end at the group's front");
+        assertEquals(group.size(), next[0], "the blocks end at the group's end");
         assertEquals(members.keySet(), new java.util.HashSet<>(visited));
         assertEquals(members.size(), visited.size(), "each entity in exactly one block");
     }
@@ -267,7 +267,7 @@ final class GroupBlockWalkTest
             {
                 x[i] = 99;
             }
-            if (block.start() == 0) // the last block walked: the others were copied back
+            if (block.start() > 0)
             {
                 throw boom;
             }
@@ -277,7 +277,7 @@ final class GroupBlockWalkTest
         for (int i = 0; i < group.size(); i++)
         {
             final long entity = bodies.entityAt(i);
-            assertEquals(i >= CAPACITY ? 99f : before.get(entity), bodies.xAt(i), "index " + i);
+            assertEquals(i < CAPACITY ? 99f : before.get(entity), bodies.xAt(i), "index " + i);
         }
         world.destroy(bodies.entityAt(0));
         assertEquals(2 * CAPACITY + 4, group.size(), "the structure is unlocked after a failed walk");
@@ -295,7 +295,7 @@ final class GroupBlockWalkTest
             {
                 final float[] x = block.bodyX();
                 x[0] = 123;
-                if (block.start() == 0) // the second block walked, from the back
+                if (block.start() > 0)
                 {
                     block.bodyMood()[4] = null;
                 }
@@ -303,8 +303,8 @@ final class GroupBlockWalkTest
 
         assertEquals("element 4 of block.bodyMood() is null, but a component's enum field cannot be: put a " +
             "constant there; nothing of this block was copied back", thrown.getMessage());
-        assertEquals(123f, bodies.xAt(CAPACITY), "the first block walked was copied back");
-        assertEquals(before.get(bodies.entityAt(0)), bodies.xAt(0), "the second was not");
+        assertEquals(123f, bodies.xAt(0), "the first block was copied back");
+        assertEquals(before.get(bodies.entityAt(CAPACITY)), bodies.xAt(CAPACITY), "the second was not");
         for (int i = 0; i < group.size(); i++)
         {
             assertNotNull(bodies.moodAt(i));

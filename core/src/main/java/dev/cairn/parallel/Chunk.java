@@ -51,7 +51,9 @@ public final class Chunk
     }
 
     /**
-     * The first packed index of the chunk this thread walks.
+     * The place of the chunk this thread walks in its run's apply order, highest first: the chunk's first packed index
+     * (so chunks apply back to front, as {@code forEach} walks), or for a run of {@link Chunks#frontToBack} actions
+     * {@code Integer.MAX_VALUE - 1 -} that index.
      *
      * @return it, or {@link #NONE} outside any chunk.
      */

@@ -83,6 +83,37 @@ public final class Chunks
     }
 
     /**
+     * Marks an action whose chunks are walked front to back, each from its first index, as a block walk does: what the
+     * action records in a {@link dev.cairn.command.CommandBuffer} is then applied with the chunks front to back too,
+     * not back to front as for a {@code forEach}, so that it comes out as a sequential walk front to back records it.
+     *
+     * @param action walks one chunk from its first index to its last.
+     * @return the action, marked.
+     */
+    public static ChunkAction frontToBack(final ChunkAction action)
+    {
+        java.util.Objects.requireNonNull(action, "action");
+        return new FrontToBack(action);
+    }
+
+    /** An action marked by {@link #frontToBack}. */
+    private static final class FrontToBack implements ChunkAction
+    {
+        private final ChunkAction action;
+
+        FrontToBack(final ChunkAction action)
+        {
+            this.action = action;
+        }
+
+        @Override
+        public void walk(final int from, final int to)
+        {
+            action.walk(from, to);
+        }
+    }
+
+    /**
      * Runs {@code action} over {@code [0, extent)} in chunks on {@code pool}, and returns when all have.
      *
      * @param pool      where the chunks run; the calling thread waits (and may help).
@@ -107,9 +138,9 @@ public final class Chunks
             // Started from a chunk of another run: walk on this thread, as a sequential forEach would, so that what
             // it records into a command buffer belongs to the outer chunk and keeps its place in the apply order.
             final Run nested = new Run(Chunk.current().epoch(), extent, size, action);
-            for (int k = chunks - 1; k >= 0 && nested.failure == null; k--)
+            for (int n = 0; n < chunks && nested.failure == null; n++)
             {
-                nested.walk(k);
+                nested.walk(nested.frontToBack ? n : chunks - 1 - n);
             }
             nested.rethrow();
             return;
@@ -184,6 +215,8 @@ public final class Chunks
         final int extent;
         final int size;
         final ChunkAction action;
+        /** Whether the chunks are applied front to back ({@link #frontToBack}). */
+        final boolean frontToBack;
         volatile Throwable failure;
         /** Chunks walking now; {@link #stopAndAwait} waits for 0 once no chunk may start any more. */
         private final AtomicInteger running = new AtomicInteger();
@@ -196,6 +229,7 @@ public final class Chunks
             this.extent = extent;
             this.size = size;
             this.action = action;
+            this.frontToBack = action instanceof FrontToBack;
         }
 
         void chunk(final int k)
@@ -212,7 +246,9 @@ public final class Chunks
                 final Chunk chunk = Chunk.current();
                 final long outerEpoch = chunk.epoch;
                 final int outerFrom = chunk.from;
-                chunk.set(epoch, k * size);
+                // A command buffer applies chunks from the highest key down: for a front-to-back run, the key of
+                // the first chunk is the highest (and none is Chunk.NONE or the key of commands outside any chunk).
+                chunk.set(epoch, frontToBack ? Integer.MAX_VALUE - 1 - k * size : k * size);
                 try
                 {
                     walk(k);
