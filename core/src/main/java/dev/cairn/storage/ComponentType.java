@@ -120,6 +120,24 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
         if (type == null)
         {
             final String storageName = storageClassName(recordClass);
+            final Class<?> storage;
+            try
+            {
+                storage = Class.forName(storageName, false, recordClass.getClassLoader());
+            }
+            catch (final ClassNotFoundException | LinkageError ex)
+            {
+                throw new IllegalArgumentException(
+                    recordClass.getName() + " has no generated storage (" + storageName + " not found): annotate " +
+                    "it with @dev.cairn.Component and put cairn-codegen on the annotation processor path", ex);
+            }
+            // Checked before it is initialised: a snapshot names records, and must not run any class's initialiser.
+            if (!ComponentStorage.class.isAssignableFrom(storage))
+            {
+                throw new IllegalArgumentException(recordClass.getName() + " is not a component: " + storageName +
+                    " is not a storage (it does not extend " + ComponentStorage.class.getName() + "); annotate the " +
+                    "record with @dev.cairn.Component, or rename the class");
+            }
             try
             {
                 Class.forName(storageName, true, recordClass.getClassLoader());
@@ -127,8 +145,8 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
             catch (final ClassNotFoundException | LinkageError ex)
             {
                 throw new IllegalArgumentException(
-                    recordClass.getName() + " has no generated storage (" + storageName + " not found): annotate " +
-                    "it with @dev.cairn.Component and put cairn-codegen on the annotation processor path", ex);
+                    storageName + " could not be initialised: " + ex + "; regenerate it with the current cairn-codegen",
+                    ex);
             }
             type = BY_RECORD.get(recordClass);
             if (type == null)
