@@ -142,6 +142,23 @@ final class GeneratedNames
     }
 
     /** {@code Position} for a top-level type, {@code Outer_Position} for one nested in {@code Outer}. */
+    /**
+     * The top-level type a type is declared in: the type itself if it is top-level. Only this name can hide, or be
+     * hidden by, another type of the package.
+     *
+     * @param type a type.
+     * @return its outermost enclosing type.
+     */
+    static TypeElement outermost(final TypeElement type)
+    {
+        TypeElement outermost = type;
+        while (outermost.getEnclosingElement() instanceof TypeElement)
+        {
+            outermost = (TypeElement)outermost.getEnclosingElement();
+        }
+        return outermost;
+    }
+
     private static String flatName(final TypeElement type)
     {
         final StringBuilder name = new StringBuilder(type.getSimpleName());

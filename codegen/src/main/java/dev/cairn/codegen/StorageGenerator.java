@@ -97,12 +97,7 @@ final class StorageGenerator
         }
         for (final TypeElement type : named)
         {
-            Element outermost = type;
-            while (outermost.getEnclosingElement() instanceof TypeElement)
-            {
-                outermost = outermost.getEnclosingElement();
-            }
-            final String name = outermost.getSimpleName().toString();
+            final String name = GeneratedNames.outermost(type).getSimpleName().toString();
             if (name.equals(GeneratedNames.REF) || name.equals(model.storageName()))
             {
                 error(model.record(), "@Component record " + model.record().getQualifiedName() + " is in the " +

@@ -1,6 +1,5 @@
 package dev.cairn.codegen;
 
-import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
 import java.util.HashMap;
@@ -81,15 +80,11 @@ final class TypeNames
         {
             return of(canonicalName);
         }
-        Element outermost = type;
-        while (outermost.getEnclosingElement() instanceof TypeElement)
-        {
-            outermost = outermost.getEnclosingElement();
-        }
+        final TypeElement outermost = GeneratedNames.outermost(type);
         final String outerName = outermost.getSimpleName().toString();
         final String relativeName = packageName.isEmpty() ? canonicalName : canonicalName.substring(
             packageName.length() + 1);
-        return claim(outerName, ((TypeElement)outermost).getQualifiedName().toString()) || packageName.isEmpty() ?
+        return claim(outerName, outermost.getQualifiedName().toString()) || packageName.isEmpty() ?
             relativeName : canonicalName;
     }
 

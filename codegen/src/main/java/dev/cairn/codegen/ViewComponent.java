@@ -3,8 +3,10 @@ package dev.cairn.codegen;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.TypeElement;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One component listed in a {@code @View}: the record, where it was listed (for error positions), and the names the
@@ -60,7 +62,7 @@ record ViewComponent(
     static void nameSharedStoragesInFull(final List<ViewComponent>... lists)
     {
         final Map<String, String> storageBySimpleName = new HashMap<>();
-        final Map<String, Boolean> shared = new HashMap<>();
+        final Set<String> shared = new HashSet<>();
         for (final List<ViewComponent> list : lists)
         {
             for (final ViewComponent component : list)
@@ -69,13 +71,13 @@ record ViewComponent(
                     component.storageName());
                 if (first != null && !first.equals(component.storageName()))
                 {
-                    shared.put(component.simpleStorageName(), true);
+                    shared.add(component.simpleStorageName());
                 }
             }
         }
         for (final List<ViewComponent> list : lists)
         {
-            list.replaceAll(component -> shared.containsKey(component.simpleStorageName()) ? new ViewComponent(
+            list.replaceAll(component -> shared.contains(component.simpleStorageName()) ? new ViewComponent(
                 component.record, component.value, component.name, component.storageName, component.tag, true) :
                 component);
         }

@@ -321,12 +321,7 @@ final class ViewGenerator
         {
             return inaccessible;
         }
-        Element outermost = enumType;
-        while (outermost.getEnclosingElement() instanceof TypeElement)
-        {
-            outermost = outermost.getEnclosingElement();
-        }
-        final String name = outermost.getSimpleName().toString();
+        final String name = GeneratedNames.outermost(enumType).getSimpleName().toString();
         return GroupSource.NESTED_TYPES.contains(name) ?
             "is in the unnamed package, where the group's nested " + name + " hides it" : null;
     }

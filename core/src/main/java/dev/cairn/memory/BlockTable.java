@@ -16,6 +16,14 @@ final class BlockTable
     private static final long EMPTY = 0;
     /** A slot whose block was removed: probing goes on past it. Blocks have positive addresses. */
     private static final long REMOVED = -1;
+    /**
+     * Spreads addresses (multiples of 16) over the slots: an address's first slot is its product with this, shifted
+     * right by {@link #SHIFT}, masked. {@link #record} and {@link #move} write that out rather than call a method, so
+     * that they make no call at all: an owner makes each once for nothing, before a native allocation, and the real
+     * call after it then cannot run out of stack.
+     */
+    private static final long SPREAD = 0x9E37_79B9_7F4A_7C15L;
+    private static final int SHIFT = 40;
 
     private long[] addresses = new long[64];
     private long[] sizes = new long[64];
@@ -87,7 +95,7 @@ final class BlockTable
         }
         final long[] addresses = this.addresses;
         final int mask = addresses.length - 1;
-        int slot = (int)((address * 0x9E37_79B9_7F4A_7C15L) >>> 40) & mask;
+        int slot = (int)((address * SPREAD) >>> SHIFT) & mask;
         while (addresses[slot] > 0)
         {
             slot = (slot + 1) & mask;
@@ -115,7 +123,7 @@ final class BlockTable
         {
             return false;
         }
-        int at = (int)((from * 0x9E37_79B9_7F4A_7C15L) >>> 40) & mask;
+        int at = (int)((from * SPREAD) >>> SHIFT) & mask;
         while (addresses[at] != from)
         {
             if (addresses[at] == EMPTY)
@@ -129,7 +137,7 @@ final class BlockTable
             sizes[at] = bytes;
             return true;
         }
-        int slot = (int)((to * 0x9E37_79B9_7F4A_7C15L) >>> 40) & mask;
+        int slot = (int)((to * SPREAD) >>> SHIFT) & mask;
         while (addresses[slot] > 0 && slot != at)
         {
             slot = (slot + 1) & mask;
@@ -194,7 +202,7 @@ final class BlockTable
             return -1;
         }
         final int mask = addresses.length - 1;
-        int slot = (int)((address * 0x9E37_79B9_7F4A_7C15L) >>> 40) & mask;
+        int slot = (int)((address * SPREAD) >>> SHIFT) & mask;
         while (addresses[slot] != address)
         {
             if (addresses[slot] == EMPTY)
@@ -209,7 +217,7 @@ final class BlockTable
     private static int freeSlot(final long[] addresses, final long address)
     {
         final int mask = addresses.length - 1;
-        int slot = (int)((address * 0x9E37_79B9_7F4A_7C15L) >>> 40) & mask;
+        int slot = (int)((address * SPREAD) >>> SHIFT) & mask;
         while (addresses[slot] != EMPTY)
         {
             slot = (slot + 1) & mask;

@@ -259,7 +259,7 @@ public final class OffHeap
         blocks.ensureOpen();
         ensureUnlocked("grow a block of");
         final long oldBytes = blocks.table.sizeOf(address);
-        if (oldBytes == Blocks.MISSING)
+        if (oldBytes == BlockTable.MISSING)
         {
             throw new IllegalArgumentException(
                 "0x" + Long.toHexString(address) + " is not a block of " + blocks.ownerName + "'s memory");
@@ -310,7 +310,7 @@ public final class OffHeap
         final Blocks blocks = this.blocks;
         ensureUnlocked("free a block of");
         final long bytes = blocks.table.remove(address);
-        if (bytes == Blocks.MISSING)
+        if (bytes == BlockTable.MISSING)
         {
             throw new IllegalArgumentException(
                 "0x" + Long.toHexString(address) + " is not a block of " + blocks.ownerName + "'s memory");
@@ -638,8 +638,6 @@ public final class OffHeap
      */
     private static final class Blocks implements Runnable
     {
-        static final long MISSING = BlockTable.MISSING;
-
         final String ownerName;
         final long budget;
         final Throwable creationSite;
