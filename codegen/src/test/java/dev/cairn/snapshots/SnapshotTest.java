@@ -906,6 +906,49 @@ class SnapshotTest
     }
 
     @Test
+    void theOldestChangeTickAWorldCanHoldLoadsAndStillReadsAsChangedWhenTheClockRaisesIt()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            for (int i = 0; i < 0x12345; i++)
+            {
+                world.advanceTick();
+            }
+            final int stamped = world.tick();
+            final long entity = world.create();
+            world.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(entity, 1f);
+            world.advanceTick();
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            final int ticks = offsetOfInts(snapshot, stamped, stamped);
+            // The world section's tick, forged to two advances before a raise of old ticks.
+            final int now = 3 * Clock.CLAMP_PERIOD - 2;
+            // The last raise, CLAMP_PERIOD - 2 advances ago, left no tick more than MAX_AGE old.
+            final int oldest = now - Clock.MAX_AGE - (Clock.CLAMP_PERIOD - 2);
+            assertEquals(now - oldest, Clock.oldestAge(now));
+
+            final byte[] tooOld = snapshot.clone();
+            ByteBuffer.wrap(tooOld).order(ByteOrder.LITTLE_ENDIAN).putInt(36, now)
+                .putInt(ticks, oldest - 1).putInt(ticks + 4, oldest);
+            assertMessage(copy, Worlds.reseal(tooOld), "(dev.cairn.snapshots.SnapshotFixtures$Heat)",
+                "was added at tick " + (oldest - 1) + " and changed at tick " + oldest + ", which a world at tick " +
+                    now + " cannot have recorded (a tick is at most " + Clock.oldestAge(now) + " older");
+
+            final byte[] asOldAsCanBe = snapshot.clone();
+            ByteBuffer.wrap(asOldAsCanBe).order(ByteOrder.LITTLE_ENDIAN).putInt(36, now)
+                .putInt(ticks, oldest).putInt(ticks + 4, oldest);
+            Snapshot.load(copy, ByteBuffer.wrap(Worlds.reseal(asOldAsCanBe)));
+            final SnapshotFixtures_HeatStorage heat = copy.storage(SnapshotFixtures_HeatStorage.TYPE);
+            final int index = heat.indexOf(entity);
+            assertTrue(heat.changedSince(index, oldest - 1));
+            assertFalse(heat.changedSince(index, oldest));
+            copy.advanceTick();
+            assertTrue(heat.changedSince(index, oldest - 1), "the oldest tick a query still tells apart");
+            copy.advanceTick();
+            assertTrue(heat.changedSince(index, oldest - 1), "raised, and so newer still");
+        }
+    }
+
+    @Test
     void aNullWorldOrChannelIsNamed()
     {
         final ByteBuffer bytes = ByteBuffer.allocate(64);

@@ -83,17 +83,31 @@ public final class Clock
 
     /**
      * A tick to compare recorded ticks with: {@code since} itself, or, if {@code since} is more than
-     * {@code MAX_AGE + CLAMP_PERIOD} old, a tick older than every recorded one (which the last raise brought to at
-     * least {@code now - MAX_AGE - CLAMP_PERIOD}), so that every component reads as changed.
+     * {@code MAX_AGE + CLAMP_PERIOD} old, a tick older than every recorded one (which the last raise, fewer than
+     * {@code CLAMP_PERIOD} advances ago, brought to newer than {@code now - MAX_AGE - CLAMP_PERIOD}), so that every
+     * component reads as changed.
      *
      * @param since a tick a caller asks about.
      * @return the tick to compare with.
      */
     public int comparable(final int since)
     {
-        // Raised ticks are at least now - MAX_AGE - CLAMP_PERIOD: the last raise was fewer than CLAMP_PERIOD ago.
+        // Raised ticks are newer than now - MAX_AGE - CLAMP_PERIOD: the last raise was fewer than CLAMP_PERIOD ago.
         final int oldest = now - MAX_AGE - CLAMP_PERIOD;
         return now - since > MAX_AGE + CLAMP_PERIOD ? oldest : since;
+    }
+
+    /**
+     * How old a recorded tick can be at tick {@code now}: the last raise, {@code now % CLAMP_PERIOD} advances ago,
+     * brought every tick to at most {@code MAX_AGE} old. Every later advance keeps this true, which is what lets
+     * {@link #comparable(int)} pick a tick older than every recorded one.
+     *
+     * @param now a tick of the clock.
+     * @return the greatest age {@code now - tick} a recorded tick can have.
+     */
+    public static int oldestAge(final int now)
+    {
+        return MAX_AGE + (now & (CLAMP_PERIOD - 1));
     }
 
     /**

@@ -892,7 +892,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     /**
      * Checks the change ticks a snapshot gave: each at most as new as the snapshot's own tick (the clock's now) and no
      * older than the clock keeps ticks, and no change before the add, as every pair of ticks a world records is; a
-     * forged tick from the future would read as changed since every later tick.
+     * forged tick from the future would read as changed since every later tick, and one older than the clock's raises
+     * let a tick become would in time read as unchanged since older ticks.
      */
     private void checkLoadedTicks(final SnapshotInput in, final int size)
     {
@@ -906,7 +907,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             {
                 throw in.error("index " + i + " of " + type.recordClass().getName() + " was added at tick " + added +
                     " and changed at tick " + changed + ", which a world at tick " + now + " cannot have recorded " +
-                    "(a tick is at most " + (Clock.MAX_AGE + Clock.CLAMP_PERIOD) + " older than the world's, never " +
+                    "(a tick is at most " + Clock.oldestAge(now) + " older than the world's at that tick, never " +
                     "newer, and a component is not changed before it is added)");
             }
         }
@@ -915,7 +916,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private static boolean isRecordable(final int now, final int tick)
     {
         final int age = now - tick;
-        return age >= 0 && age <= Clock.MAX_AGE + Clock.CLAMP_PERIOD;
+        return age >= 0 && age <= Clock.oldestAge(now);
     }
 
     /**
