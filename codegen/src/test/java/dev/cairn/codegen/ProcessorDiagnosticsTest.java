@@ -563,6 +563,19 @@ final class ProcessorDiagnosticsTest
 
     @ParameterizedTest
     @EnumSource(Tool.class)
+    void singleComponentsNamedLikeTheStoragesLookupsAreErrorsNamingTheClash(final Tool tool)
+    {
+        for (final String name : new String[] {"get", "contains", "remove"})
+        {
+            final JavaFileObject source = source("Odd", "@Component", "record Odd(", "    int " + name + ") {}");
+            assertThat(compile(tool, source)).hadErrorContaining("Component " + name + " of Odd generates the method ")
+                .inFile(source).onLineContaining("int " + name);
+            assertThat(compile(tool, source)).hadErrorContaining("which clashes with");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Tool.class)
     void anEnumWithoutConstantsIsAnError(final Tool tool)
     {
         final JavaFileObject source = source("Holder",
