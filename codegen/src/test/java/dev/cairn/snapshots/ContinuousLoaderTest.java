@@ -9,6 +9,7 @@ import dev.cairn.snapshot.SnapshotFormatException;
 import dev.cairn.snapshots.SnapshotFixtures.Heat;
 import dev.cairn.snapshots.SnapshotFixtures.Link;
 import dev.cairn.snapshots.SnapshotFixtures.ShipV1;
+import dev.cairn.snapshots.SnapshotFixtures.ShipV8;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.FieldType;
@@ -592,6 +593,48 @@ class ContinuousLoaderTest
 
             assertEquals(List.of(loader.local(moving)), updated, "one real change, heard once; the identical reload is silent");
         }
+    }
+
+    @Test
+    void fieldsTheSourcesVersionLacksKeepTheirLiveValuesAndChangeNothingOnTheirOwn()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final var ships = server.storage(SnapshotFixtures_ShipV1Storage.TYPE);
+            final long ship = server.create();
+            final long dock = server.create();
+            ships.emplace(ship, 1, 2, 100, Colour.RED, dock);
+            loader.load(asShipV8(server));
+            final long localShip = loader.local(ship);
+            final long localDock = loader.local(dock);
+            assertEquals(new ShipV8(1, 2, 100, Colour.RED, localDock, Entity.NULL, 0), client.get(localShip, ShipV8.class),
+                "a field the source lacks starts at zero, a reference at NULL");
+
+            // The client's own state, in the fields the server's version does not have.
+            final long escort = client.create();
+            client.storage(SnapshotFixtures_ShipV8Storage.TYPE).patch(localShip, 1, 2, 100, Colour.RED, localDock, escort, 7);
+            final List<Long> updated = new ArrayList<>();
+            client.storage(SnapshotFixtures_ShipV8Storage.TYPE).onUpdated((entity, index) -> updated.add(entity));
+            loader.load(asShipV8(server));
+            assertEquals(List.of(), updated, "nothing the source has changed");
+
+            ships.patch(ship, 5, 6, 90, Colour.BLUE, dock);
+            final long newcomer = server.create();
+            ships.emplace(newcomer, 9, 9, 9, Colour.GREEN, ship);
+            loader.load(asShipV8(server));
+
+            assertEquals(List.of(localShip), updated);
+            assertEquals(new ShipV8(5, 6, 90, Colour.BLUE, localDock, escort, 7), client.get(localShip, ShipV8.class),
+                "the source's fields follow it, the client's keep their values");
+            assertEquals(new ShipV8(9, 9, 9, Colour.GREEN, localShip, Entity.NULL, 0),
+                client.get(loader.local(newcomer), ShipV8.class));
+        }
+    }
+
+    /** A snapshot of the server's version-1 ships, read by a client that knows them as version 8. */
+    private static ByteBuffer asShipV8(final World server)
+    {
+        return ByteBuffer.wrap(Evolution.rename(Worlds.bytes(Worlds.save(server)), "ShipV1", "ShipV8"));
     }
 
     private static Map<Long, Long> mapping(final World source, final ContinuousLoader loader)

@@ -8,6 +8,7 @@ import dev.cairn.snapshots.SnapshotFixtures.Hue;
 import dev.cairn.snapshots.SnapshotFixtures.ShipV2;
 import dev.cairn.snapshots.SnapshotFixtures.ShipV4;
 import dev.cairn.snapshots.SnapshotFixtures.ShipV7;
+import dev.cairn.snapshots.SnapshotFixtures.ShipV8;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -37,6 +38,22 @@ class SchemaEvolutionTest
             assertEquals(new ShipV2(1.25, -3.5f, 0, Colour.BLUE, dock), later.get(ship, ShipV2.class));
             assertEquals(new ShipV2(16_777_216.0, 0f, 0, Colour.GREEN, Entity.NULL), later.get(dock, ShipV2.class),
                 "a float widens to the double of its value");
+        }
+    }
+
+    @Test
+    void anAddedReferenceIsNullNotTheFirstEntityWhoseHandleIsZero()
+    {
+        try (World world = new World(); World later = new World())
+        {
+            final long first = world.create();
+            final long ship = world.create();
+            world.storage(SnapshotFixtures_ShipV1Storage.TYPE).emplace(ship, 1f, 2f, 3, Colour.RED, first);
+            assertEquals(0L, first);
+
+            Snapshot.load(later, ByteBuffer.wrap(saved(world, "ShipV8")));
+
+            assertEquals(new ShipV8(1f, 2f, 3, Colour.RED, first, Entity.NULL, 0), later.get(ship, ShipV8.class));
         }
     }
 

@@ -109,6 +109,12 @@ public final class SnapshotFixtures
     {
     }
 
+    /** Version 8: version 1 with an escort (an entity reference) and a crew count added. */
+    @Component
+    public record ShipV8(float x, float y, int hp, Colour colour, @EntityRef long dock, @EntityRef long escort, int crew)
+    {
+    }
+
     /** {@link Colour} without GREEN and with a new constant. */
     public enum Hue
     {

@@ -347,6 +347,7 @@ public final class ContinuousLoader implements AutoCloseable
             current.wrap(new byte[row.capacity()]);
         }
         final int[] references = referenceOffsets(source);
+        final int[] kept = fieldsNotLoaded(source);
         for (int i = 0; i < source.extent(); i++)
         {
             final long local = locals.get(source.entityAt(i));
@@ -366,9 +367,17 @@ public final class ContinuousLoader implements AutoCloseable
                 {
                     target.addRow(local, row, 0);
                 }
-                else if (!holds(target, index, rowBytes))
+                else
                 {
-                    target.patchRow(local, row, 0);
+                    target.readRow(index, current, 0);
+                    for (int k = 0; k < kept.length; k += 2)
+                    {
+                        row.putBytes(kept[k], current, kept[k], kept[k + 1]);
+                    }
+                    if (!rowIsCurrent(rowBytes))
+                    {
+                        target.patchRow(local, row, 0);
+                    }
                 }
             }
             catch (final RuntimeException | Error ex)
@@ -380,7 +389,27 @@ public final class ContinuousLoader implements AutoCloseable
         return first;
     }
 
-    /** Whether the live component at {@code index} already holds the row about to be written. */
+    /**
+     * Where the row of a staged storage holds fields the snapshot did not have (it was saved by an older version of the
+     * record): offset and width of each, in pairs. The live values of these are kept: the source says nothing of them.
+     */
+    private static int[] fieldsNotLoaded(final ComponentStorage<?> staged)
+    {
+        final Schema saved = staged.loadedSchema();
+        final List<Schema.Field> fields = staged.type().schema().fields();
+        int count = 0;
+        final int[] ranges = new int[2 * fields.size()];
+        for (int k = 0; k < fields.size(); k++)
+        {
+            if (saved != null && saved.indexOf(fields.get(k).name()) < 0)
+            {
+                ranges[count++] = staged.rowOffset(k);
+                ranges[count++] = fields.get(k).type().width();
+            }
+        }
+        return java.util.Arrays.copyOf(ranges, count);
+    }
+
     /** Where the row of a storage holds entity references, which the copy translates to local entities. */
     private static int[] referenceOffsets(final ComponentStorage<?> storage)
     {
@@ -397,9 +426,9 @@ public final class ContinuousLoader implements AutoCloseable
         return java.util.Arrays.copyOf(offsets, count);
     }
 
-    private boolean holds(final ComponentStorage<?> target, final int index, final int rowBytes)
+    /** Whether the row about to be written is the live component's, which {@link #current} holds. */
+    private boolean rowIsCurrent(final int rowBytes)
     {
-        target.readRow(index, current, 0);
         int at = 0;
         for (; at + Long.BYTES <= rowBytes; at += Long.BYTES)
         {

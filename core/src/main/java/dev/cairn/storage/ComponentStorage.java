@@ -95,6 +95,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final Schema.Field[] checkedFields;
     private final int[] checkedRowOffsets;
     private final int[] checkedLimits;
+    /** The fields of the component as the snapshot it was last loaded from saved it; null if none was loaded. */
+    private Schema loadedSchema;
 
     /**
      * Creates an empty storage.
@@ -834,7 +836,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * Reads a storage written by {@link #writeSnapshot} (after its name, which the caller read to find this storage)
      * into this storage, which must be empty. Saved fields are matched to the current record's by name: a field both
      * have is copied (converted if it was widened, enum constants matched by name), a field only the record has is
-     * zero (its enum's first constant), a field only the snapshot has is dropped. On failure the storage is empty.
+     * zero (its enum's first constant, {@link dev.cairn.Entity#NULL} for an entity reference), a field only the
+     * snapshot has is dropped. On failure the storage is empty.
      *
      * @param in the snapshot being read, after the record's name.
      * @throws dev.cairn.snapshot.SnapshotFormatException if the data is inconsistent, or a field's type changed in a
@@ -854,6 +857,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
         final dev.cairn.DeletionPolicy savedPolicy = dev.cairn.DeletionPolicy.values()[policyOrdinal];
         final boolean savedTracked = trackedByte == 1;
+        loadedSchema = null;
         final Schema saved = readSchema(in, name);
         final SnapshotMapping mapping = new SnapshotMapping(type, saved, in);
         final int size = readSetSnapshot(in, savedPolicy, slotBytes(saved, savedTracked));
@@ -887,6 +891,19 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             clearSilently();
             throw ex;
         }
+        loadedSchema = saved;
+    }
+
+    /**
+     * The component's fields as the snapshot this storage was last loaded from saved them, which may be an older
+     * version of the record: a field of {@link ComponentType#schema()} that it lacks was set to zero by the load, not
+     * read. A {@link dev.cairn.snapshot.ContinuousLoader} keeps the live value of such a field instead.
+     *
+     * @return the saved schema, or null if no snapshot load filled this storage.
+     */
+    public final Schema loadedSchema()
+    {
+        return loadedSchema;
     }
 
     /**

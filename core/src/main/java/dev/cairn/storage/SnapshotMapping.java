@@ -8,9 +8,9 @@ import java.util.List;
 /**
  * How the columns of a component saved in a snapshot map to the component's columns now: fields are matched by name;
  * a field both have is copied in bulk, or element by element if its type was widened or its enum's constants changed;
- * a field only the snapshot has is skipped; a field only the record has is zero. A change that cannot be mapped (a
- * narrowing, a type that is not a number any more, an enum constant that no longer exists) is refused naming the
- * component and the field.
+ * a field only the snapshot has is skipped; a field only the record has is zero ({@link dev.cairn.Entity#NULL} for an
+ * entity reference). A change that cannot be mapped (a narrowing, a type that is not a number any more, an enum
+ * constant that no longer exists) is refused naming the component and the field.
  */
 final class SnapshotMapping
 {
@@ -106,8 +106,10 @@ final class SnapshotMapping
         {
             if (!filled[k])
             {
-                UnsafeApi.setMemory(storage.fieldColumnAddress(k), (long)size * nowFields.get(k).type().width(),
-                    (byte)0);
+                // Zero, but a reference to nothing: zero is the handle of the first entity.
+                final FieldType fieldType = nowFields.get(k).type();
+                UnsafeApi.setMemory(storage.fieldColumnAddress(k), (long)size * fieldType.width(),
+                    fieldType == FieldType.ENTITY ? (byte)-1 : (byte)0);
             }
         }
     }
