@@ -2,6 +2,7 @@ package dev.cairn.snapshots;
 
 import dev.cairn.Entity;
 import dev.cairn.World;
+import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;
@@ -628,6 +629,63 @@ class ContinuousLoaderTest
                 "the source's fields follow it, the client's keep their values");
             assertEquals(new ShipV8(9, 9, 9, Colour.GREEN, localShip, Entity.NULL, 0),
                 client.get(loader.local(newcomer), ShipV8.class));
+        }
+    }
+
+    @Test
+    void aLiveWorldWhoseBudgetCannotHoldTheSnapshotRefusesItWholeOrStopsAtTheFirstFailureSayingSo()
+    {
+        try (World server = new World())
+        {
+            final var ships = server.storage(SnapshotFixtures_ShipV1Storage.TYPE);
+            final var heat = server.storage(SnapshotFixtures_HeatStorage.TYPE);
+            for (int i = 0; i < 100; i++)
+            {
+                final long entity = server.create();
+                ships.emplace(entity, i, i, i, Colour.RED, entity);
+                heat.emplace(entity, i);
+            }
+            final byte[] small = Worlds.bytes(Worlds.save(server));
+            for (int i = 0; i < 5_000; i++)
+            {
+                final long entity = server.create();
+                ships.emplace(entity, i, i, i, Colour.BLUE, Entity.NULL);
+                heat.emplace(entity, i);
+            }
+            final byte[] large = Worlds.bytes(Worlds.save(server));
+
+            int refusedWhole = 0;
+            int stoppedPartWay = 0;
+            for (long budget = 150_000; budget <= 700_000; budget += 10_000)
+            {
+                try (World client = new World(1 << 20, budget); ContinuousLoader loader = new ContinuousLoader(client))
+                {
+                    loader.load(ByteBuffer.wrap(small));
+                    final String before = Worlds.digest(client);
+                    try
+                    {
+                        loader.load(ByteBuffer.wrap(large));
+                        assertEquals(5_100, client.storage(SnapshotFixtures_HeatStorage.TYPE).memberCount());
+                        assertEquals(5_100, client.storage(SnapshotFixtures_ShipV1Storage.TYPE).memberCount());
+                    }
+                    catch (final OffHeapExhaustedException ex)
+                    {
+                        if (ex.getMessage().contains("so nothing was changed"))
+                        {
+                            refusedWhole++;
+                            assertEquals(before, Worlds.digest(client), "budget " + budget);
+                        }
+                        else
+                        {
+                            stoppedPartWay++;
+                            assertTrue(ex.getMessage().startsWith("the live World ran out of memory part-way through " +
+                                "a continuous load, which stopped there"), ex.getMessage());
+                        }
+                    }
+                }
+            }
+            assertTrue(refusedWhole > 0, "the components' room is taken before anything changes");
+            assertTrue(refusedWhole > stoppedPartWay, refusedWhole + " refused whole, " + stoppedPartWay + " part-way");
         }
     }
 

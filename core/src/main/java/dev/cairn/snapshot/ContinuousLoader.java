@@ -2,6 +2,8 @@ package dev.cairn.snapshot;
 
 import dev.cairn.Entity;
 import dev.cairn.World;
+import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.set.SparseSet;
 import dev.cairn.signal.Signal;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
@@ -38,8 +40,10 @@ import java.util.List;
  * order: local entities of source entities that are gone are destroyed, new ones created, then each component in the
  * snapshot's order has its removals, then its additions and updates in the source's packed order (so an observer
  * triggered by one component and requiring another that comes later in that order does not see an entity gaining both
- * in one load). If listeners throw,
- * the load still completes and the first exception is rethrown with the others suppressed. Not thread-safe.
+ * in one load). If listeners throw, the load still completes and the first exception is rethrown with the others
+ * suppressed. Room for the components the snapshot adds is reserved in the live world before anything changes, so a
+ * memory budget too small for them refuses the load whole; memory that runs out later stops the load part-way (see
+ * {@link #load(ByteBuffer)}). Not thread-safe.
  */
 public final class ContinuousLoader implements AutoCloseable
 {
@@ -84,6 +88,12 @@ public final class ContinuousLoader implements AutoCloseable
      *                                 snapshot needs (nothing is changed then), or the loader is closed, also by a
      *                                 listener during the load (which then stops part-way), or it is called from a
      *                                 listener while this loader applies a snapshot (that call changes nothing).
+     * @throws OffHeapExhaustedException if the live world's memory budget (or the native allocator) cannot hold the
+     *                                 components the snapshot adds (nothing is changed then: their room is taken
+     *                                 first), or runs out part-way for the rest (new entities, sparse pages, groups'
+     *                                 and observers' sets): the load stops there and the message says so; the live
+     *                                 world then holds part of the changes, and the next load that succeeds brings
+     *                                 it in line with its snapshot.
      * @throws RuntimeException        the first exception a listener threw, once the load completed.
      */
     public void load(final ByteBuffer snapshot)
@@ -225,6 +235,7 @@ public final class ContinuousLoader implements AutoCloseable
             throw new IllegalStateException("the snapshot needs " + sources.length + " new local entities but the " +
                 "World can create " + room + " more; make it with a larger maxEntities");
         }
+        reserve(types);
         Throwable failure = destroyGone(null);
         failure = create(sources, failure);
         for (final ComponentType<?, ?> type : types)
@@ -232,6 +243,66 @@ public final class ContinuousLoader implements AutoCloseable
             failure = copy(stage.storage(type), world.storage(type), failure);
         }
         Signal.rethrow(failure);
+    }
+
+    /**
+     * Gives each live storage the snapshot fills room for the components it will gain, before anything changes: most
+     * of the memory a load needs, so that a live world whose memory budget cannot hold the snapshot refuses it whole.
+     * What is left to allocate while applying (sparse pages of new entity indices, the pool's versions, groups' and
+     * observers' own sets) is small beside it.
+     */
+    private void reserve(final List<ComponentType<?, ?>> types)
+    {
+        for (final ComponentType<?, ?> type : types)
+        {
+            final ComponentStorage<?> staged = stage.storage(type);
+            final ComponentStorage<?> target = world.storage(type);
+            int gained = 0;
+            for (int i = 0; i < staged.extent(); i++)
+            {
+                final long source = staged.entityAt(i);
+                if (source != Entity.NULL)
+                {
+                    final long local = locals.get(source);
+                    if (local == Entity.NULL || !world.valid(local) || !target.contains(local))
+                    {
+                        gained++;
+                    }
+                }
+            }
+            final long wanted = (long)target.extent() + gained;
+            try
+            {
+                target.reserve((int)Math.min(wanted, SparseSet.MAX_CAPACITY));
+            }
+            catch (final OffHeapExhaustedException ex)
+            {
+                throw new OffHeapExhaustedException("the live World cannot make room for the " + gained + " " +
+                    type.recordClass().getName() + " components this continuous load adds, so nothing was changed: " +
+                    ex.getMessage(), ex);
+            }
+        }
+    }
+
+    /**
+     * Stops the load when the live world runs out of memory part-way (it held the components reserved for, but not
+     * what else the changes needed): going on would leave more entities half made.
+     */
+    private static Throwable stopIfExhausted(final Throwable ex, final Throwable first)
+    {
+        if (ex instanceof OffHeapExhaustedException)
+        {
+            final OffHeapExhaustedException stopped = new OffHeapExhaustedException("the live World ran out of " +
+                "memory part-way through a continuous load, which stopped there: the world holds part of the " +
+                "snapshot's changes, and the next load that succeeds brings it in line with its snapshot; raise the " +
+                "World's memory budget or hold fewer entities: " + ex.getMessage(), ex);
+            if (first != null)
+            {
+                stopped.addSuppressed(first);
+            }
+            throw stopped;
+        }
+        return Signal.collect(first, ex);
     }
 
     /** Source entities without a local one yet (seen for the first time, or their local one destroyed), ascending. */
@@ -382,7 +453,7 @@ public final class ContinuousLoader implements AutoCloseable
             }
             catch (final RuntimeException | Error ex)
             {
-                first = Signal.collect(first, ex);
+                first = stopIfExhausted(ex, first);
             }
             first = stopIfClosed(first);
         }
@@ -469,7 +540,7 @@ public final class ContinuousLoader implements AutoCloseable
         }
         catch (final RuntimeException | Error ex)
         {
-            first = Signal.collect(failure, ex);
+            first = stopIfExhausted(ex, failure);
         }
         return stopIfClosed(first);
     }
