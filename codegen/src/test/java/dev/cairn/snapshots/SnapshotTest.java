@@ -949,6 +949,40 @@ class SnapshotTest
     }
 
     @Test
+    void aWorldSectionNoWorldSavesAndSectionsOfTheWrongKindAreNamed()
+    {
+        try (World world = new World(); World copy = new World())
+        {
+            world.storage(SnapshotFixtures_MarkedStorage.TYPE).emplace(world.create());
+            world.create();
+            final byte[] snapshot = Worlds.bytes(Worlds.save(world));
+            // Header (24 bytes), world section: kind and length (12), tick (4), then the pool's max, created, alive.
+            final byte[] noRoom = snapshot.clone();
+            ByteBuffer.wrap(noRoom).order(ByteOrder.LITTLE_ENDIAN).putInt(40, 1);
+            final byte[] noMaximum = snapshot.clone();
+            ByteBuffer.wrap(noMaximum).order(ByteOrder.LITTLE_ENDIAN).putInt(40, 0);
+            final byte[] noSections = snapshot.clone();
+            ByteBuffer.wrap(noSections).order(ByteOrder.LITTLE_ENDIAN).putInt(12, 0);
+            final byte[] worldKind = snapshot.clone();
+            ByteBuffer.wrap(worldKind).order(ByteOrder.LITTLE_ENDIAN).putInt(24, 2);
+            final int storageSection = 24 + 12 + (int)ByteBuffer.wrap(snapshot).order(ByteOrder.LITTLE_ENDIAN)
+                .getLong(28) + 4;
+            final byte[] storageKind = snapshot.clone();
+            ByteBuffer.wrap(storageKind).order(ByteOrder.LITTLE_ENDIAN).putInt(storageSection, 3);
+
+            assertMessage(copy, Worlds.reseal(noRoom), "section 0 (world)",
+                "its world's maximum of 1 entities and its 2 entity indices are not what a world saves");
+            assertMessage(copy, Worlds.reseal(noMaximum), "section 0 (world)", "maximum of 0 entities");
+            assertMessage(copy, Worlds.reseal(noSections), "header",
+                "it declares 0 sections, where a snapshot has at least one, the world's");
+            assertMessage(copy, Worlds.reseal(worldKind), "section 0 (world)",
+                "the first section is of kind 2, not the world's (1)");
+            assertMessage(copy, Worlds.reseal(storageKind), "section 1",
+                "it is of kind 3 where a storage's (2) comes");
+        }
+    }
+
+    @Test
     void aNullWorldOrChannelIsNamed()
     {
         final ByteBuffer bytes = ByteBuffer.allocate(64);

@@ -878,12 +878,17 @@ public final class EntityPool
         }
         versionCapacityBeforeLoad = versionCapacity;
         freeCapacityBeforeLoad = freeCapacity;
-        in.getInt();
+        final int savedMax = in.getInt();
         final int created = in.getInt();
         final int alive = in.getInt();
         final int freeCount = in.getInt();
         final int retired = in.getInt();
-        if (created < 0 || created > maxEntities)
+        if (savedMax < 1 || savedMax > MAX_ENTITIES || created < 0 || created > savedMax)
+        {
+            throw in.error("its world's maximum of " + savedMax + " entities and its " + created + " entity indices " +
+                "are not what a world saves (a maximum from 1 to " + MAX_ENTITIES + ", at most that many indices)");
+        }
+        if (created > maxEntities)
         {
             throw in.error("it holds " + created + " entity indices, more than this World's " + maxEntities +
                 " (or negative); load it into a World made with a larger maxEntities");

@@ -254,9 +254,10 @@ public final class Snapshot
     {
         try
         {
-            if (in.beginSection("section 0 (world)") != WORLD_SECTION)
+            final int kind = in.beginSection("section 0 (world)");
+            if (kind != WORLD_SECTION)
             {
-                throw in.error("the first section is not the world's");
+                throw in.error("the first section is of kind " + kind + ", not the world's (" + WORLD_SECTION + ")");
             }
         }
         catch (final RuntimeException ex)
@@ -270,9 +271,11 @@ public final class Snapshot
             for (int s = 1; s < sections; s++)
             {
                 reading = in;
-                if (in.beginSection("section " + s) != STORAGE_SECTION)
+                final int kind = in.beginSection("section " + s);
+                if (kind != STORAGE_SECTION)
                 {
-                    throw in.error("section " + s + " is not a storage");
+                    throw in.error("it is of kind " + kind + " where a storage's (" + STORAGE_SECTION + ") comes: " +
+                        "a snapshot holds one world section (" + WORLD_SECTION + "), first, then storage sections");
                 }
                 final SnapshotSections.Section section = parts.addStorage(in);
                 reading = section.in;
@@ -454,7 +457,12 @@ public final class Snapshot
             throw new SnapshotFormatException("header", 16, "it sets flags " + flags + " that version " +
                 FORMAT_VERSION + " does not define");
         }
-        if (sections < 1 || sections > in.remaining() / SECTION_OVERHEAD)
+        if (sections < 1)
+        {
+            throw new SnapshotFormatException("header", 12, "it declares " + sections + " sections, where a snapshot " +
+                "has at least one, the world's");
+        }
+        if (sections > in.remaining() / SECTION_OVERHEAD)
         {
             throw new SnapshotFormatException("header", 12, "it declares " + sections + " sections, which the " +
                 in.remaining() + " bytes that follow cannot hold (each takes at least " + SECTION_OVERHEAD + ")");

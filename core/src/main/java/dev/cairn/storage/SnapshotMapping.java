@@ -246,7 +246,8 @@ final class SnapshotMapping
     private RuntimeException incompatible(final SnapshotInput in, final Schema.Field from, final Schema.Field to)
     {
         return in.error("component " + type.recordClass().getName() + " field " + from.name() + " was saved as " +
-            from.type() + " and is " + to.type() + " now, which cannot be converted without losing values; rename " +
+            from.type() + " and is " + to.type() + " now, which is not a widening Java makes (a narrowing may lose " +
+            "values, an enum and a number do not convert); rename " +
             "the field (the old values are then dropped), or convert the snapshot with the old version of the record");
     }
 }
