@@ -298,6 +298,7 @@ final class GroupSource
                 "world is closed; from {@code action}, closing the world or the group, or sorting it, throws too.");
         out.line("public void forEach(final Action action)");
         out.open();
+        out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each entity\");");
         out.line("final RuntimeGroup group = this.group;");
         for (final ViewComponent component : passed)
         {

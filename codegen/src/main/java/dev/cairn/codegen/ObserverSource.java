@@ -212,6 +212,7 @@ final class ObserverSource
                 "world is closed; from {@code action}, closing the world or the observer throws too.");
         out.line("public void forEach(final Action action)");
         out.open();
+        out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each entity\");");
         out.line("final RuntimeObserver observer = this.observer;");
         for (final ViewComponent component : passed)
         {

@@ -244,6 +244,7 @@ final class ViewSource
         out.javadoc(doc.toArray(new String[0]));
         out.line("public void forEach(" + sinceParameter + "final Action action)");
         out.open();
+        out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each entity\");");
         out.line(ENSURE_OPEN + "();");
         IterationGuard.enter(out, lang, viewName, "a second " + viewName + " (new " + viewName + "(world))");
         out.line("try");

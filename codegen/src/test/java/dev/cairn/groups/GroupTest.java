@@ -773,6 +773,115 @@ final class GroupTest
     }
 
     @Test
+    void aComparatorThatBuildsAGroupIsRefusedBeforeAnythingIsPermuted()
+    {
+        final long[] e = entities(8);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], i, 0f);
+            velocities.emplace(e[i], i, 0f);
+            if (i < 2)
+            {
+                accelerations.emplace(e[i], i, 0f);
+            }
+        }
+        // The outer group is built first: its entities are already at the front, so building nests moves nothing.
+        final RuntimeGroup outer = world.group().owning(Pos.class, Vel.class).build();
+        final RuntimeGroup[] inner = new RuntimeGroup[1];
+        final IllegalStateException groupSort = assertThrows(IllegalStateException.class,
+            () -> outer.sort(IndexComparator.of(positions, (l, r) ->
+            {
+                if (inner[0] == null)
+                {
+                    inner[0] = world.group().owning(Pos.class, Vel.class, Acc.class).build();
+                }
+                return Float.compare(positions.xAt(l), positions.xAt(r));
+            })));
+        assertTrue(groupSort.getMessage().contains("a comparator must only read, so the sort was not applied"),
+            groupSort.getMessage());
+        assertAligned(inner[0]);
+        assertEquals(2, inner[0].size());
+        for (int i = 0; i < inner[0].size(); i++)
+        {
+            assertTrue(accelerations.contains(inner[0].entityAt(i)), "the nested group holds only what it matches");
+        }
+        inner[0].close();
+        outer.close();
+
+        final RuntimeGroup[] owner = new RuntimeGroup[1];
+        final IllegalStateException storageSort = assertThrows(IllegalStateException.class,
+            () -> positions.sort(IndexComparator.of(positions, (l, r) ->
+            {
+                if (owner[0] == null)
+                {
+                    owner[0] = world.group().owning(Pos.class, Vel.class).build();
+                }
+                return Float.compare(positions.xAt(r), positions.xAt(l));
+            })));
+        assertTrue(storageSort.getMessage().contains("(made group owning "), storageSort.getMessage());
+        assertAligned(owner[0]);
+    }
+
+    @Test
+    void twinGroupsHoldOneRangeAndEitherMayBeSorted()
+    {
+        final long[] e = entities(12);
+        for (int i = 0; i < e.length; i++)
+        {
+            positions.emplace(e[i], (i * 7) % 12, 0f);
+            velocities.emplace(e[i], (i * 7) % 12, 0f);
+        }
+        // Each thread its own generated group: two groups with one rule.
+        final GroupFixtures_MovementGroup first = new GroupFixtures_MovementGroup(world);
+        final GroupFixtures_MovementGroup second = new GroupFixtures_MovementGroup(world);
+
+        first.sort(positions.comparingX());
+        assertAligned(first.group());
+        assertAligned(second.group());
+        second.sort(positions.comparingX().reversed());
+        final List<Float> visited = new ArrayList<>();
+        first.forEach((entity, pos, vel) -> visited.add(pos.x()));
+        assertEquals(12, visited.size());
+        for (int i = 1; i < visited.size(); i++)
+        {
+            assertTrue(visited.get(i - 1) > visited.get(i), "both walk the reversed order: " + visited);
+        }
+        velocities.erase(e[3]);
+        assertEquals(11, first.size());
+        assertEquals(11, second.size());
+        assertAligned(first.group());
+        assertAligned(second.group());
+    }
+
+    @Test
+    void aComparatorOfAnotherWorldsStorageIsNamedAsSuch()
+    {
+        positions.emplace(world.create(), 1f, 0f);
+        velocities.emplace(positions.entityAt(0), 1f, 0f);
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        try (World other = new World())
+        {
+            final GroupFixtures_PosStorage theirs = other.storage(GroupFixtures_PosStorage.TYPE);
+            final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> movement.sort(theirs.comparingX()));
+            assertTrue(refused.getMessage().startsWith("the comparator reads the " + positions.name() +
+                " of another World (or a standalone one)"), refused.getMessage());
+        }
+    }
+
+    @Test
+    void aNullActionIsNamedEvenWhenThereIsNothingToVisit()
+    {
+        final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
+        final RuntimeGroup runtime = world.group().with(Hp.class).build();
+        for (final Runnable call : List.<Runnable>of(() -> movement.forEach(null), () -> runtime.forEach(null)))
+        {
+            final NullPointerException refused = assertThrows(NullPointerException.class, call::run);
+            assertEquals("action is null: pass what to do with each entity", refused.getMessage());
+        }
+    }
+
+    @Test
     void aSortRefusesAComparatorThatReadsAStorageAtIndicesThatAreNotItsOwn()
     {
         final GroupFixtures_MassStorage masses = world.storage(GroupFixtures_MassStorage.TYPE);

@@ -202,6 +202,7 @@ public final class RuntimeGroup implements AutoCloseable
      */
     public void forEach(final LongConsumer action)
     {
+        Objects.requireNonNull(action, "action is null: pass what to do with each entity");
         beginIteration();
         try
         {
@@ -551,8 +552,8 @@ public final class RuntimeGroup implements AutoCloseable
                 "and iterate a view, or own the storages");
         }
         IndexComparator.requireReading(comparator, "group " + description, owned);
-        final RuntimeGroup inner = family.innermost();
-        if (inner != this)
+        final RuntimeGroup inner = innermostOther();
+        if (inner != null)
         {
             throw new IllegalStateException(
                 "cannot sort group " + description + ": group " + inner.description + " nests in it and keeps its " +
@@ -579,7 +580,7 @@ public final class RuntimeGroup implements AutoCloseable
         final int[] order = claims[0].sortedOrder(length, comparator);
         // A comparator that made an entity join or leave, or moved members of another owned storage, would leave the
         // storages misaligned once permuted: refused before any of them is.
-        boolean changed = closed || length != lengthBefore;
+        boolean changed = closed || length != lengthBefore || innermostOther() != null;
         for (int k = 0; k < claims.length; k++)
         {
             changed |= claims[k].set().isClosed() || claims[k].layoutVersion() != layouts[k];
@@ -594,6 +595,28 @@ public final class RuntimeGroup implements AutoCloseable
         {
             claim.permute(order.clone(), length);
         }
+    }
+
+    /**
+     * The innermost group of the family if it nests in this one with a rule of its own, else null: sorting this group
+     * would break that group's range. A group built twice with one rule (each thread its own generated group) holds
+     * the same entities in the same range as its twin, so either twin may be sorted.
+     */
+    private RuntimeGroup innermostOther()
+    {
+        final RuntimeGroup inner = family.innermost();
+        return inner == this || sameRule(inner) ? null : inner;
+    }
+
+    private boolean sameRule(final RuntimeGroup other)
+    {
+        return sameStorages(owned, other.owned) && sameStorages(with, other.with) &&
+            sameStorages(without, other.without);
+    }
+
+    private static boolean sameStorages(final ComponentStorage<?>[] a, final ComponentStorage<?>[] b)
+    {
+        return a.length == b.length && Arrays.asList(a).containsAll(Arrays.asList(b));
     }
 
     /**

@@ -91,10 +91,13 @@ public interface IndexComparator
                 return;
             }
         }
-        if (read.name().equals(String.valueOf(sorted)))
+        for (final SparseSet set : sets)
         {
-            throw new IllegalArgumentException("the comparator reads the " + read.name() + " of another World (or a " +
-                "standalone one): sort with a comparator of this World's " + sorted);
+            if (read.name().equals(set.name()))
+            {
+                throw new IllegalArgumentException("the comparator reads the " + read.name() + " of another World " +
+                    "(or a standalone one): sort " + sorted + " with a comparator of this World's " + set.name());
+            }
         }
         throw new IllegalArgumentException("the comparator reads " + read.name() + " at the packed indices of " +
             sorted + ", which hold other entities there: sort by a component of " + sorted + ", or compare " +

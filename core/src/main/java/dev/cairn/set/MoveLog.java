@@ -73,7 +73,8 @@ public final class MoveLog
         restart();
         if (overflowed)
         {
-            return "more than " + KEPT + " moves, some of which may have moved an entity across it";
+            return "more than " + KEPT + " moves in one step (a walk of the same set nested in the step counts " +
+                "all of its own), some of which may have moved an entity across it";
         }
         for (long k = Math.max(mark, count - KEPT); k < count; k++)
         {

@@ -997,11 +997,14 @@ public class SparseSet implements AutoCloseable
         final int membersBefore = memberCount;
         final long layoutBefore = layoutVersion;
         IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
-        // The permutation writes raw memory below length: refuse if the comparator changed or closed the set.
-        if (closed || layoutVersion != layoutBefore || size != sizeBefore || memberCount != membersBefore)
+        // The permutation writes raw memory below length: refuse if the comparator changed or closed the set, or
+        // built a group that owns it (whose order the sort would then break).
+        if (closed || layoutVersion != layoutBefore || size != sizeBefore || memberCount != membersBefore ||
+            claim != null)
         {
             throw new IllegalStateException(
                 "the comparator passed to sort() changed " + name + " (" + (closed ? "closed it" :
+                claim != null ? "made " + claim.owner() + " own it" :
                 "members " + membersBefore + " -> " + memberCount + ", size " + sizeBefore + " -> " + size +
                 ", members moved: " + (layoutVersion != layoutBefore)) +
                 "); a comparator must only read the set, so the sort was not applied");
@@ -1142,7 +1145,7 @@ public class SparseSet implements AutoCloseable
                 "the walk could visit an entity twice or miss one, and it stops here. Make such changes after the " +
                 "walk (collect the entities, or record into a dev.cairn.command.CommandBuffer)" +
                 (claim != null ? "; " + claim.owner() + " owns this storage, so it keeps its policy" :
-                    ", or give the component DeletionPolicy.IN_PLACE"));
+                    policy != DeletionPolicy.IN_PLACE ? ", or give the component DeletionPolicy.IN_PLACE" : ""));
         }
     }
 
