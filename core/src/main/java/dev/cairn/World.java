@@ -472,7 +472,7 @@ public final class World implements AutoCloseable, Storages
      * back too.
      *
      * @throws IllegalStateException if the world is closed, a parallel iteration of it runs, or it is called from a
-     *                               listener of this world (nothing changes then);
+     *                               listener of this world or from {@link #forEachEntity} (nothing changes then);
      *                               what a listener throws while the entities are destroyed reaches the caller, and
      *                               the entities are not forgotten then.
      */
@@ -485,6 +485,12 @@ public final class World implements AutoCloseable, Storages
                 "an entity is being destroyed" : creating > 0 ? "an entity's creation is being announced" :
                 "a component's addition, update or removal is being announced") + " (from a listener), which " +
                 "would go on with handles the reset forgot; nothing was changed: call it after the listener returns");
+        }
+        if (entities.isIterating())
+        {
+            throw new IllegalStateException("reset() was called while the World's entities are being walked " +
+                "(forEachEntity), which would go on handing out handles the reset forgot; nothing was changed: call " +
+                "it after the walk returns, or clear() to destroy every entity from inside it");
         }
         if (isSignalled())
         {

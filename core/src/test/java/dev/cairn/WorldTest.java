@@ -64,6 +64,31 @@ class WorldTest
     }
 
     @Test
+    void resettingFromInsideForEachEntityIsRefusedSoTheWalkNeverHandsOutForgottenHandles()
+    {
+        try (World world = new World())
+        {
+            for (int i = 0; i < 10; i++)
+            {
+                world.create();
+            }
+            final List<Long> visited = new ArrayList<>();
+            world.forEachEntity(e ->
+            {
+                final IllegalStateException error = assertThrows(IllegalStateException.class, world::reset);
+                assertTrue(error.getMessage().startsWith("reset() was called while the World's entities are being " +
+                    "walked (forEachEntity)"), error.getMessage());
+                assertTrue(world.valid(e));
+                visited.add(e);
+            });
+
+            assertEquals(10, visited.size());
+            world.reset();
+            assertEquals(0, world.aliveCount());
+        }
+    }
+
+    @Test
     void closingFromAnotherThreadWhileOneIteratesIsRefused() throws InterruptedException
     {
         final World world = new World();

@@ -607,7 +607,7 @@ final class StorageGenerator
             }
             else
             {
-                read.add("checkBulk(index, target.length, offset, length);");
+                read.add("checkBulk(index, arrayLength(target, false), offset, length);");
                 read.addAll(loop("target[offset + i] = " + read(column, "(index + i)") + ";"));
             }
             method(Owner.STORAGE, column, "public void", "read" + capitalised + "At", List.of(index,
@@ -637,7 +637,7 @@ final class StorageGenerator
             }
             else
             {
-                write.add("checkBulk(index, source.length, offset, length);");
+                write.add("checkBulk(index, arrayLength(source, true), offset, length);");
                 if (column.type().isEnum())
                 {
                     write.add("requireConstants(source, offset, length, \"" + column.path() + "\");");

@@ -7,6 +7,7 @@ import dev.cairn.groups.BlockFixtures.Mood;
 import dev.cairn.groups.BlockFixtures.Pair;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -698,6 +699,16 @@ final class GroupBlockWalkTest
             "constant there; nothing was written", nul.getMessage());
         assertEquals(before, bodies.moodAt(0), "nothing was written");
         assertEquals(size, bodies.size());
+        final List<Executable> nullArrays = List.of(
+            () -> bodies.readXAt(0, null, 0, 1), () -> bodies.writeXAt(0, null, 0, 1),
+            () -> bodies.readMoodAt(0, null, 0, 1), () -> bodies.writeMoodAt(0, null, 0, 1),
+            () -> bodies.readAwakeAt(0, null, 0, 1), () -> bodies.writeAwakeAt(0, null, 0, 1));
+        for (int k = 0; k < nullArrays.size(); k++)
+        {
+            final String message = assertThrows(NullPointerException.class, nullArrays.get(k)).getMessage();
+            assertEquals(k % 2 == 0 ? "target is null: pass the array to copy into" :
+                "source is null: pass the array to copy from", message);
+        }
 
         world.close();
         final IllegalStateException closed = assertThrows(IllegalStateException.class,

@@ -581,6 +581,16 @@ public final class EntityPool
         }
     }
 
+    /**
+     * Whether {@link #forEach} or {@link #runAnnounced} runs now, on any thread.
+     *
+     * @return true while the pool is being iterated.
+     */
+    public boolean isIterating()
+    {
+        return iterations > 0;
+    }
+
     /** Counts an iteration in, then checks for a close under way: one of the two sees the other (see OffHeap). */
     private void announceIteration()
     {

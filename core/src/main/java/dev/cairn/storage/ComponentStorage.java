@@ -1390,6 +1390,42 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             (long)length * width);
     }
 
+    private static void requireArray(final Object array, final String name, final String use)
+    {
+        if (array == null)
+        {
+            throw new NullPointerException(name + " is null: pass the array to " + use);
+        }
+    }
+
+    /**
+     * The length of the array a generated bulk accessor of a {@code boolean} column copies from or to.
+     *
+     * @param array  the array.
+     * @param source whether values are copied from the array (else into it), for the message.
+     * @return its length.
+     * @throws NullPointerException naming the parameter if {@code array} is null.
+     */
+    protected static int arrayLength(final boolean[] array, final boolean source)
+    {
+        requireArray(array, source ? "source" : "target", source ? "copy from" : "copy into");
+        return array.length;
+    }
+
+    /**
+     * The length of the array a generated bulk accessor of an enum column copies from or to.
+     *
+     * @param array  the array.
+     * @param source whether values are copied from the array (else into it), for the message.
+     * @return its length.
+     * @throws NullPointerException naming the parameter if {@code array} is null.
+     */
+    protected static int arrayLength(final Object[] array, final boolean source)
+    {
+        requireArray(array, source ? "source" : "target", source ? "copy from" : "copy into");
+        return array.length;
+    }
+
     /** A checked copy from a primitive array whose elements start at {@code base} into a column. */
     private void copyIn(
         final long column,
@@ -1441,6 +1477,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final byte[] target, final int offset, final int length)
     {
+        requireArray(target, "target", "copy into");
         copyOut(column, index, target, ArrayBase.BYTE, Byte.BYTES, target.length, offset, length);
     }
 
@@ -1458,6 +1495,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final byte[] source, final int offset, final int length)
     {
+        requireArray(source, "source", "copy from");
         copyIn(column, index, source, ArrayBase.BYTE, Byte.BYTES, source.length, offset, length);
     }
 
@@ -1474,6 +1512,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final short[] target, final int offset, final int length)
     {
+        requireArray(target, "target", "copy into");
         copyOut(column, index, target, ArrayBase.SHORT, Short.BYTES, target.length, offset, length);
     }
 
@@ -1491,6 +1530,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final short[] source, final int offset, final int length)
     {
+        requireArray(source, "source", "copy from");
         copyIn(column, index, source, ArrayBase.SHORT, Short.BYTES, source.length, offset, length);
     }
 
@@ -1507,6 +1547,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final char[] target, final int offset, final int length)
     {
+        requireArray(target, "target", "copy into");
         copyOut(column, index, target, ArrayBase.CHAR, Character.BYTES, target.length, offset, length);
     }
 
@@ -1524,6 +1565,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final char[] source, final int offset, final int length)
     {
+        requireArray(source, "source", "copy from");
         copyIn(column, index, source, ArrayBase.CHAR, Character.BYTES, source.length, offset, length);
     }
 
@@ -1540,6 +1582,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final int[] target, final int offset, final int length)
     {
+        requireArray(target, "target", "copy into");
         copyOut(column, index, target, ArrayBase.INT, Integer.BYTES, target.length, offset, length);
     }
 
@@ -1557,6 +1600,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final int[] source, final int offset, final int length)
     {
+        requireArray(source, "source", "copy from");
         copyIn(column, index, source, ArrayBase.INT, Integer.BYTES, source.length, offset, length);
     }
 
@@ -1573,6 +1617,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final float[] target, final int offset, final int length)
     {
+        requireArray(target, "target", "copy into");
         copyOut(column, index, target, ArrayBase.FLOAT, Float.BYTES, target.length, offset, length);
     }
 
@@ -1590,6 +1635,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final float[] source, final int offset, final int length)
     {
+        requireArray(source, "source", "copy from");
         copyIn(column, index, source, ArrayBase.FLOAT, Float.BYTES, source.length, offset, length);
     }
 
@@ -1606,6 +1652,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final long[] target, final int offset, final int length)
     {
+        requireArray(target, "target", "copy into");
         copyOut(column, index, target, ArrayBase.LONG, Long.BYTES, target.length, offset, length);
     }
 
@@ -1623,6 +1670,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final long[] source, final int offset, final int length)
     {
+        requireArray(source, "source", "copy from");
         copyIn(column, index, source, ArrayBase.LONG, Long.BYTES, source.length, offset, length);
     }
 
@@ -1639,6 +1687,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final double[] target, final int offset, final int length)
     {
+        requireArray(target, "target", "copy into");
         copyOut(column, index, target, ArrayBase.DOUBLE, Double.BYTES, target.length, offset, length);
     }
 
@@ -1656,6 +1705,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final double[] source, final int offset, final int length)
     {
+        requireArray(source, "source", "copy from");
         copyIn(column, index, source, ArrayBase.DOUBLE, Double.BYTES, source.length, offset, length);
     }
 
