@@ -120,6 +120,14 @@ public final class ResultsPage
         row(md, "code", "commit " + machine.commit());
         row(md, "machine load", machine.load() + " on " + machine.cores() + " cores (a JMH run alone adds about " +
             "1 to 2; more means other work shared the CPUs and the numbers are noisier)");
+        final Result reference = results.find(Library.ARRAYS, Workloads.ITERATE2, 10_000);
+        if (reference != null)
+        {
+            row(md, "host speed", String.format(Locale.ROOT, "%.3f", reference.nanos()) + " ns per entity " +
+                "for the float[] loop over 2 components of 10K entities, which runs in cache on one core: hosts of " +
+                "this machine's kind differ from day to day, so compare this row between runs to tell a slower host " +
+                "from slower code, and compare libraries within one run");
+        }
         row(md, "command", "`" + machine.command() + "`");
         row(md, "raw results", "[`" + jsonPath + "`](../" + jsonPath + ")");
         md.append('\n');

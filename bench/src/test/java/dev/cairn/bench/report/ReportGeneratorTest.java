@@ -70,6 +70,18 @@ class ReportGeneratorTest
     }
 
     @Test
+    void theHostSpeedRowGivesTheFloatLoopInCacheSoThatRunsOnSlowerHostsCanBeToldApart() throws IOException
+    {
+        final ResultSet inCache = ResultSet.parse(
+            sample().replace("ArrayIteration.iterate2_1M", "ArrayIteration.iterate2_10K"));
+
+        assertTrue(ResultsPage.markdown(inCache, machine(), "quick", "q.json", "c.svg")
+            .contains("| host speed | 0.500 ns per entity for the float[] loop over 2 components of 10K entities"));
+        assertFalse(ResultsPage.markdown(results(), machine(), "quick", "q.json", "c.svg").contains("host speed"),
+            "no row without the loop at 10K");
+    }
+
+    @Test
     void goalsSayMetOrMissedAndByHowMuch() throws IOException
     {
         final List<Goal> goals = Goal.evaluate(results());
