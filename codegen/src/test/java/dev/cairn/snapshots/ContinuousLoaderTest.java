@@ -689,6 +689,80 @@ class ContinuousLoaderTest
         }
     }
 
+    @Test
+    void aServerThatReplacesItsEntitiesIsFollowedWithinTheBudgetThatHoldsEitherSnapshot()
+    {
+        try (World server = new World())
+        {
+            final var ships = server.storage(SnapshotFixtures_ShipV1Storage.TYPE);
+            final long[] first = new long[4096];
+            for (int i = 0; i < first.length; i++)
+            {
+                first[i] = server.create();
+                ships.emplace(first[i], i, i, i, Colour.RED, Entity.NULL);
+            }
+            final byte[] before = Worlds.bytes(Worlds.save(server));
+            server.destroy(first, first.length);
+            for (int i = 0; i < first.length; i++)
+            {
+                ships.emplace(server.create(), i, i, i, Colour.BLUE, Entity.NULL);
+            }
+            final byte[] after = Worlds.bytes(Worlds.save(server));
+
+            for (long budget = 150_000; budget <= 300_000; budget += 10_000)
+            {
+                final boolean holdsEither;
+                try (World fresh = new World(1 << 20, budget); ContinuousLoader probe = new ContinuousLoader(fresh))
+                {
+                    probe.load(ByteBuffer.wrap(before));
+                    holdsEither = true;
+                }
+                catch (final OffHeapExhaustedException ex)
+                {
+                    continue;
+                }
+                try (World client = new World(1 << 20, budget); ContinuousLoader loader = new ContinuousLoader(client))
+                {
+                    loader.load(ByteBuffer.wrap(before));
+                    // The 4096 removals come before the 4096 additions: the storage never holds 8192.
+                    loader.load(ByteBuffer.wrap(after));
+                    assertTrue(holdsEither);
+                    assertEquals(4096, client.storage(SnapshotFixtures_ShipV1Storage.TYPE).memberCount());
+                    assertTrue(client.storage(SnapshotFixtures_ShipV1Storage.TYPE).capacity() < 8192,
+                        "reserved for the net growth, at budget " + budget);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anExhaustionAListenerThrowsAfterItsChangeIsCollectedAndTheLoadCompletes()
+    {
+        try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final var ships = server.storage(SnapshotFixtures_ShipV1Storage.TYPE);
+            for (int i = 0; i < 10; i++)
+            {
+                ships.emplace(server.create(), i, i, i, Colour.RED, Entity.NULL);
+            }
+            final int[] heard = {0};
+            client.storage(SnapshotFixtures_ShipV1Storage.TYPE).onAdded((entity, index) ->
+            {
+                if (++heard[0] == 3)
+                {
+                    throw new OffHeapExhaustedException("the listener's own cache is full", null);
+                }
+            });
+
+            final OffHeapExhaustedException thrown = assertThrows(OffHeapExhaustedException.class,
+                () -> loader.load(Worlds.save(server)));
+
+            assertEquals("the listener's own cache is full", thrown.getMessage());
+            assertEquals(10, heard[0], "the load went on");
+            assertEquals(10, client.storage(SnapshotFixtures_ShipV1Storage.TYPE).memberCount());
+        }
+    }
+
     /** A snapshot of the server's version-1 ships, read by a client that knows them as version 8. */
     private static ByteBuffer asShipV8(final World server)
     {

@@ -971,8 +971,9 @@ class SnapshotTest
             ByteBuffer.wrap(storageKind).order(ByteOrder.LITTLE_ENDIAN).putInt(storageSection, 3);
 
             assertMessage(copy, Worlds.reseal(noRoom), "section 0 (world)",
-                "its world's maximum of 1 entities and its 2 entity indices are not what a world saves");
-            assertMessage(copy, Worlds.reseal(noMaximum), "section 0 (world)", "maximum of 0 entities");
+                "at byte 60: it holds 2 entity indices, which its world's maximum of 1 entities does not allow");
+            assertMessage(copy, Worlds.reseal(noMaximum), "section 0 (world)",
+                "at byte 44: its world's maximum of 0 entities is not one a world has");
             assertMessage(copy, Worlds.reseal(noSections), "header",
                 "it declares 0 sections, where a snapshot has at least one, the world's");
             assertMessage(copy, Worlds.reseal(worldKind), "section 0 (world)",

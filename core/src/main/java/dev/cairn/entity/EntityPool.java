@@ -889,19 +889,24 @@ public final class EntityPool
         versionCapacityBeforeLoad = versionCapacity;
         freeCapacityBeforeLoad = freeCapacity;
         final int savedMax = in.getInt();
+        if (savedMax < 1 || savedMax > MAX_ENTITIES)
+        {
+            throw in.error("its world's maximum of " + savedMax + " entities is not one a world has (from 1 to " +
+                MAX_ENTITIES + ")");
+        }
         final int created = in.getInt();
         final int alive = in.getInt();
         final int freeCount = in.getInt();
         final int retired = in.getInt();
-        if (savedMax < 1 || savedMax > MAX_ENTITIES || created < 0 || created > savedMax)
+        if (created < 0 || created > savedMax)
         {
-            throw in.error("its world's maximum of " + savedMax + " entities and its " + created + " entity indices " +
-                "are not what a world saves (a maximum from 1 to " + MAX_ENTITIES + ", at most that many indices)");
+            throw in.error("it holds " + created + " entity indices, which its world's maximum of " + savedMax +
+                " entities does not allow");
         }
         if (created > maxEntities)
         {
             throw in.error("it holds " + created + " entity indices, more than this World's " + maxEntities +
-                " (or negative); load it into a World made with a larger maxEntities");
+                "; load it into a World made with a larger maxEntities");
         }
         if (alive < 0 || freeCount < 0 || retired < 0 || (long)alive + freeCount + retired != created)
         {

@@ -1,5 +1,6 @@
 package dev.cairn.snapshot;
 
+import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.World;
 import dev.cairn.memory.OffHeapExhaustedException;
@@ -14,6 +15,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * Brings a live world up to date with snapshots of another world (a server, a replay, an editor), again and again.
@@ -270,7 +272,26 @@ public final class ContinuousLoader implements AutoCloseable
                     }
                 }
             }
-            final long wanted = (long)target.extent() + gained;
+            int lost = 0;
+            for (int i = 0; i < locals.extent(); i++)
+            {
+                final long source = locals.sourceAt(i);
+                if (source != Entity.NULL && target.contains(locals.localAt(i)) &&
+                    (!stage.valid(source) || !staged.contains(source)))
+                {
+                    lost++;
+                }
+            }
+            // The removals come first: what the storage holds at most once the load is done, by policy.
+            final DeletionPolicy policy = target.policy();
+            final long wanted = policy == DeletionPolicy.SWAP_AND_POP ? (long)target.memberCount() - lost + gained :
+                policy == DeletionPolicy.IN_PLACE ?
+                    target.size() + Math.max(0L, (long)gained - lost - (target.size() - target.memberCount())) :
+                    (long)target.size() + gained;
+            if (wanted <= target.capacity())
+            {
+                continue;
+            }
             try
             {
                 target.reserve((int)Math.min(wanted, SparseSet.MAX_CAPACITY));
@@ -278,19 +299,21 @@ public final class ContinuousLoader implements AutoCloseable
             catch (final OffHeapExhaustedException ex)
             {
                 throw new OffHeapExhaustedException("the live World cannot make room for the " + gained + " " +
-                    type.recordClass().getName() + " components this continuous load adds, so nothing was changed: " +
-                    ex.getMessage(), ex);
+                    type.recordClass().getName() + " components this continuous load adds, so nothing was changed " +
+                    "(room reserved for components before them stays with their storages): " + ex.getMessage(), ex);
             }
         }
     }
 
     /**
      * Stops the load when the live world runs out of memory part-way (it held the components reserved for, but not
-     * what else the changes needed): going on would leave more entities half made.
+     * what else the changes needed): going on would leave more entities half made. An exception a listener threw
+     * after {@code done} changes is collected, whatever it is.
      */
-    private static Throwable stopIfExhausted(final Throwable ex, final Throwable first)
+    private static Throwable stopIfExhausted(final Throwable ex, final Throwable first, final boolean done)
     {
-        if (ex instanceof OffHeapExhaustedException)
+        // The live world's own refusal comes before its change; one thrown after the change came from a listener.
+        if (ex instanceof OffHeapExhaustedException && !done)
         {
             final OffHeapExhaustedException stopped = new OffHeapExhaustedException("the live World ran out of " +
                 "memory part-way through a continuous load, which stopped there: the world holds part of the " +
@@ -365,7 +388,7 @@ public final class ContinuousLoader implements AutoCloseable
             final long local = scratch[i];
             if (world.valid(local))
             {
-                first = attempt(() -> world.destroy(local), first);
+                first = attempt(() -> world.destroy(local), () -> !world.valid(local), first);
             }
         }
         return first;
@@ -382,7 +405,8 @@ public final class ContinuousLoader implements AutoCloseable
         // NULL until made: the create may fail before it makes any (the world's memory budget, or listeners of the
         // destroys that used the room up), and a source must then map to nothing, never to the handle 0.
         java.util.Arrays.fill(created, Entity.NULL);
-        final Throwable first = attempt(() -> world.create(created, created.length), failure);
+        final Throwable first = attempt(() -> world.create(created, created.length),
+            () -> created[created.length - 1] != Entity.NULL, failure);
         for (int i = 0; i < sources.length; i++)
         {
             if (created[i] != Entity.NULL && world.valid(created[i]))
@@ -409,7 +433,7 @@ public final class ContinuousLoader implements AutoCloseable
         for (int i = 0; i < count; i++)
         {
             final long local = scratch[i];
-            first = attempt(() -> target.remove(local), first);
+            first = attempt(() -> target.remove(local), () -> !target.contains(local), first);
         }
         final int rowBytes = source.rowBytes();
         if (row.capacity() < rowBytes)
@@ -453,7 +477,7 @@ public final class ContinuousLoader implements AutoCloseable
             }
             catch (final RuntimeException | Error ex)
             {
-                first = stopIfExhausted(ex, first);
+                first = stopIfExhausted(ex, first, wasWritten(target, local, rowBytes));
             }
             first = stopIfClosed(first);
         }
@@ -497,6 +521,18 @@ public final class ContinuousLoader implements AutoCloseable
         return java.util.Arrays.copyOf(offsets, count);
     }
 
+    /** Whether the live entity holds the row that was to be written, read again after an exception. */
+    private boolean wasWritten(final ComponentStorage<?> target, final long local, final int rowBytes)
+    {
+        final int index = world.isClosed() ? -1 : target.indexOf(local);
+        if (index < 0)
+        {
+            return false;
+        }
+        target.readRow(index, current, 0);
+        return rowIsCurrent(rowBytes);
+    }
+
     /** Whether the row about to be written is the live component's, which {@link #current} holds. */
     private boolean rowIsCurrent(final int rowBytes)
     {
@@ -531,7 +567,7 @@ public final class ContinuousLoader implements AutoCloseable
      * Runs one change of the live world, collecting what its listeners throw; stops the load if a listener closed this
      * loader meanwhile (its staging world is gone with it).
      */
-    private Throwable attempt(final Runnable operation, final Throwable failure)
+    private Throwable attempt(final Runnable operation, final BooleanSupplier done, final Throwable failure)
     {
         Throwable first = failure;
         try
@@ -540,7 +576,7 @@ public final class ContinuousLoader implements AutoCloseable
         }
         catch (final RuntimeException | Error ex)
         {
-            first = stopIfExhausted(ex, failure);
+            first = stopIfExhausted(ex, failure, done.getAsBoolean());
         }
         return stopIfClosed(first);
     }
