@@ -267,6 +267,8 @@ final class GroupTest
                     }
                     return Float.compare(positions.xAt(l), positions.xAt(r));
                 })));
+            assertTrue(refused.getMessage().startsWith("the comparator passed to the sort of group "),
+                refused.getMessage());
             assertTrue(refused.getMessage().contains("a comparator must only read, so the sort was not applied"),
                 refused.getMessage());
             assertAligned(movement.group());
@@ -797,6 +799,8 @@ final class GroupTest
                 }
                 return Float.compare(positions.xAt(l), positions.xAt(r));
             })));
+        assertTrue(groupSort.getMessage().startsWith("the comparator passed to the sort of group owning "),
+            groupSort.getMessage());
         assertTrue(groupSort.getMessage().contains("a comparator must only read, so the sort was not applied"),
             groupSort.getMessage());
         assertAligned(inner[0]);

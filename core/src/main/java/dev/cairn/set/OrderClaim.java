@@ -98,8 +98,8 @@ public final class OrderClaim
         if (set.isClosed() || set.layoutVersion() != layoutBefore)
         {
             throw new IllegalStateException(
-                "the comparator passed to the sort of " + set.name() + " changed or closed it; a comparator must " +
-                "only read, so the sort was not applied");
+                "the comparator passed to the sort of " + owner + " changed or closed " + set.name() + ", which it " +
+                "owns; a comparator must only read, so the sort was not applied");
         }
         return order;
     }

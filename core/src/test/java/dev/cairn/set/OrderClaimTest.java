@@ -158,7 +158,8 @@ class OrderClaimTest
                     claim.swap(0, 1);
                     return 0;
                 }));
-            assertTrue(refused.getMessage().contains("changed or closed it"), refused.getMessage());
+            assertEquals("the comparator passed to the sort of group G changed or closed test set, which it owns; a " +
+                "comparator must only read, so the sort was not applied", refused.getMessage());
         }
     }
 
