@@ -568,9 +568,10 @@ final class ProcessorDiagnosticsTest
         for (final String name : new String[] {"get", "contains", "remove"})
         {
             final JavaFileObject source = source("Odd", "@Component", "record Odd(", "    int " + name + ") {}");
-            assertThat(compile(tool, source)).hadErrorContaining("Component " + name + " of Odd generates the method ")
+            final Compilation compilation = compile(tool, source);
+            assertThat(compilation).hadErrorContaining("Component " + name + " of Odd generates the method ")
                 .inFile(source).onLineContaining("int " + name);
-            assertThat(compile(tool, source)).hadErrorContaining("which clashes with");
+            assertThat(compilation).hadErrorContaining("which clashes with");
         }
     }
 

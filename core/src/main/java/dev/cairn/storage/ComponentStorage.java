@@ -1381,49 +1381,31 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         final Object target,
         final long base,
         final int width,
-        final int arrayLength,
         final int offset,
         final int length)
     {
-        checkBulk(index, arrayLength, offset, length);
+        checkBulk(index, arrayLength(target, false), offset, length);
         UnsafeApi.copyMemory(null, column + (long)index * width, target, base + (long)offset * width,
             (long)length * width);
     }
 
-    private static void requireArray(final Object array, final String name, final String use)
+    /**
+     * The length of the array a bulk accessor copies from or to (every primitive array, and the enum arrays of
+     * generated accessors).
+     *
+     * @param array  the array.
+     * @param source whether values are copied from the array (else into it), for the message.
+     * @return its length.
+     * @throws NullPointerException naming the parameter if {@code array} is null.
+     */
+    protected static int arrayLength(final Object array, final boolean source)
     {
         if (array == null)
         {
-            throw new NullPointerException(name + " is null: pass the array to " + use);
+            throw new NullPointerException(source ? "source is null: pass the array to copy from" :
+                "target is null: pass the array to copy into");
         }
-    }
-
-    /**
-     * The length of the array a generated bulk accessor of a {@code boolean} column copies from or to.
-     *
-     * @param array  the array.
-     * @param source whether values are copied from the array (else into it), for the message.
-     * @return its length.
-     * @throws NullPointerException naming the parameter if {@code array} is null.
-     */
-    protected static int arrayLength(final boolean[] array, final boolean source)
-    {
-        requireArray(array, source ? "source" : "target", source ? "copy from" : "copy into");
-        return array.length;
-    }
-
-    /**
-     * The length of the array a generated bulk accessor of an enum column copies from or to.
-     *
-     * @param array  the array.
-     * @param source whether values are copied from the array (else into it), for the message.
-     * @return its length.
-     * @throws NullPointerException naming the parameter if {@code array} is null.
-     */
-    protected static int arrayLength(final Object[] array, final boolean source)
-    {
-        requireArray(array, source ? "source" : "target", source ? "copy from" : "copy into");
-        return array.length;
+        return java.lang.reflect.Array.getLength(array);
     }
 
     /** A checked copy from a primitive array whose elements start at {@code base} into a column. */
@@ -1433,11 +1415,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         final Object source,
         final long base,
         final int width,
-        final int arrayLength,
         final int offset,
         final int length)
     {
-        checkBulk(index, arrayLength, offset, length);
+        checkBulk(index, arrayLength(source, true), offset, length);
         UnsafeApi.copyMemory(source, base + (long)offset * width, null, column + (long)index * width,
             (long)length * width);
     }
@@ -1477,8 +1458,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final byte[] target, final int offset, final int length)
     {
-        requireArray(target, "target", "copy into");
-        copyOut(column, index, target, ArrayBase.BYTE, Byte.BYTES, target.length, offset, length);
+        copyOut(column, index, target, ArrayBase.BYTE, Byte.BYTES, offset, length);
     }
 
     /**
@@ -1495,8 +1475,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final byte[] source, final int offset, final int length)
     {
-        requireArray(source, "source", "copy from");
-        copyIn(column, index, source, ArrayBase.BYTE, Byte.BYTES, source.length, offset, length);
+        copyIn(column, index, source, ArrayBase.BYTE, Byte.BYTES, offset, length);
     }
 
     /**
@@ -1512,8 +1491,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final short[] target, final int offset, final int length)
     {
-        requireArray(target, "target", "copy into");
-        copyOut(column, index, target, ArrayBase.SHORT, Short.BYTES, target.length, offset, length);
+        copyOut(column, index, target, ArrayBase.SHORT, Short.BYTES, offset, length);
     }
 
     /**
@@ -1530,8 +1508,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final short[] source, final int offset, final int length)
     {
-        requireArray(source, "source", "copy from");
-        copyIn(column, index, source, ArrayBase.SHORT, Short.BYTES, source.length, offset, length);
+        copyIn(column, index, source, ArrayBase.SHORT, Short.BYTES, offset, length);
     }
 
     /**
@@ -1547,8 +1524,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final char[] target, final int offset, final int length)
     {
-        requireArray(target, "target", "copy into");
-        copyOut(column, index, target, ArrayBase.CHAR, Character.BYTES, target.length, offset, length);
+        copyOut(column, index, target, ArrayBase.CHAR, Character.BYTES, offset, length);
     }
 
     /**
@@ -1565,8 +1541,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final char[] source, final int offset, final int length)
     {
-        requireArray(source, "source", "copy from");
-        copyIn(column, index, source, ArrayBase.CHAR, Character.BYTES, source.length, offset, length);
+        copyIn(column, index, source, ArrayBase.CHAR, Character.BYTES, offset, length);
     }
 
     /**
@@ -1582,8 +1557,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final int[] target, final int offset, final int length)
     {
-        requireArray(target, "target", "copy into");
-        copyOut(column, index, target, ArrayBase.INT, Integer.BYTES, target.length, offset, length);
+        copyOut(column, index, target, ArrayBase.INT, Integer.BYTES, offset, length);
     }
 
     /**
@@ -1600,8 +1574,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final int[] source, final int offset, final int length)
     {
-        requireArray(source, "source", "copy from");
-        copyIn(column, index, source, ArrayBase.INT, Integer.BYTES, source.length, offset, length);
+        copyIn(column, index, source, ArrayBase.INT, Integer.BYTES, offset, length);
     }
 
     /**
@@ -1617,8 +1590,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final float[] target, final int offset, final int length)
     {
-        requireArray(target, "target", "copy into");
-        copyOut(column, index, target, ArrayBase.FLOAT, Float.BYTES, target.length, offset, length);
+        copyOut(column, index, target, ArrayBase.FLOAT, Float.BYTES, offset, length);
     }
 
     /**
@@ -1635,8 +1607,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final float[] source, final int offset, final int length)
     {
-        requireArray(source, "source", "copy from");
-        copyIn(column, index, source, ArrayBase.FLOAT, Float.BYTES, source.length, offset, length);
+        copyIn(column, index, source, ArrayBase.FLOAT, Float.BYTES, offset, length);
     }
 
     /**
@@ -1652,8 +1623,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final long[] target, final int offset, final int length)
     {
-        requireArray(target, "target", "copy into");
-        copyOut(column, index, target, ArrayBase.LONG, Long.BYTES, target.length, offset, length);
+        copyOut(column, index, target, ArrayBase.LONG, Long.BYTES, offset, length);
     }
 
     /**
@@ -1670,8 +1640,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final long[] source, final int offset, final int length)
     {
-        requireArray(source, "source", "copy from");
-        copyIn(column, index, source, ArrayBase.LONG, Long.BYTES, source.length, offset, length);
+        copyIn(column, index, source, ArrayBase.LONG, Long.BYTES, offset, length);
     }
 
     /**
@@ -1687,8 +1656,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyOut(
         final long column, final int index, final double[] target, final int offset, final int length)
     {
-        requireArray(target, "target", "copy into");
-        copyOut(column, index, target, ArrayBase.DOUBLE, Double.BYTES, target.length, offset, length);
+        copyOut(column, index, target, ArrayBase.DOUBLE, Double.BYTES, offset, length);
     }
 
     /**
@@ -1705,8 +1673,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected final void copyIn(
         final long column, final int index, final double[] source, final int offset, final int length)
     {
-        requireArray(source, "source", "copy from");
-        copyIn(column, index, source, ArrayBase.DOUBLE, Double.BYTES, source.length, offset, length);
+        copyIn(column, index, source, ArrayBase.DOUBLE, Double.BYTES, offset, length);
     }
 
     /**
