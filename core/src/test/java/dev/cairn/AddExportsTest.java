@@ -1,6 +1,7 @@
 package dev.cairn;
 
-import dev.cairn.memory.OffHeap;
+import dev.cairn.world.World;
+import dev.cairn.internal.OffHeap;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -4,7 +4,7 @@ import dev.cairn.Component;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.View;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.view.RuntimeView;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

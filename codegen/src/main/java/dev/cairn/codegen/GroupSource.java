@@ -52,6 +52,7 @@ final class GroupSource
     private final List<ViewComponent> passed = new ArrayList<>();
     private final boolean owning;
     private final JavaWriter out = new JavaWriter();
+    private final WalkSource walks;
 
     GroupSource(
         final GroupModel model,
@@ -75,6 +76,34 @@ final class GroupSource
                 passed.add(component);
             }
         }
+        final WalkSource.Lead range = new WalkSource.Lead()
+        {
+            @Override
+            public String suffix()
+            {
+                return "";
+            }
+
+            @Override
+            public String extent()
+            {
+                return "group.extent()";
+            }
+
+            @Override
+            public void step(final JavaWriter out)
+            {
+                GroupSource.this.step();
+            }
+
+            @Override
+            public String cursorParameter()
+            {
+                return null;
+            }
+        };
+        this.walks = new WalkSource(out, lang, className, passed, List.of(range), "group.ensureOpen();",
+            List.of("final RuntimeGroup group = this.group;"), "");
     }
 
     String render()
@@ -98,11 +127,10 @@ final class GroupSource
         out.blank();
         constructor();
         out.blank();
-        forEach();
+        walks.forEach("Calls {@code action} once for each entity of the group, from the front of its range to the " +
+            "back.", null);
         out.blank();
-        parallelForEach();
-        out.blank();
-        walk();
+        walks.parallelForEach(null);
         if (owning)
         {
             out.blank();
@@ -111,7 +139,7 @@ final class GroupSource
             forEachBlock();
         }
         out.blank();
-        cursorMethod();
+        walks.cursor(null);
         out.blank();
         counts();
         if (owning)
@@ -121,8 +149,7 @@ final class GroupSource
         }
         out.blank();
         lifecycle();
-        out.blank();
-        cursorClass();
+        walks.loops();
         if (owning)
         {
             out.blank();
@@ -139,15 +166,13 @@ final class GroupSource
             out.line("package " + packageName + ";");
             out.blank();
         }
-        final TreeSet<String> imports = new TreeSet<>();
-        imports.add("dev.cairn.World");
+        final TreeSet<String> imports = new TreeSet<>(WalkSource.imports(true));
+        imports.add("dev.cairn.world.World");
         imports.add("dev.cairn.group.RuntimeGroup");
-        imports.add("dev.cairn.parallel.Chunks");
         if (owning)
         {
             imports.add("java.util.ArrayDeque");
         }
-        imports.add("java.util.concurrent.ForkJoinPool");
         if (owning)
         {
             imports.add("dev.cairn.set.IndexComparator");
@@ -184,15 +209,12 @@ final class GroupSource
         out.javadoc("The group of " + rule + ", kept up to date as components come and go. Generated from {@link " +
                 model.group().getQualifiedName() + "} by cairn-codegen; do not edit.",
             "<p>",
-            kind + " {@link #forEach(Action)} passes each entity with a positioned {@code Ref} per component, the " +
-                "reusable {@link #cursor()} serves an ordinary loop" + (owning ? ", {@link #forEachIndex" +
-                "(IntConsumer)} passes only the index, for the owned storages' indexed accessors, and {@link " +
-                "#forEachBlock(BlockAction)} hands the owned columns over as arrays, a block at a time, with the " +
-                "structure locked (the fastest walk); none allocates" : "; neither allocates") + ". Removing the " +
-                "current entity, " +
-                "or any of its components, while iterating is safe and entities joining meanwhile are not visited; " +
-                "a change that moves another entity across the walk (one not yet visited leaving) stops it with an " +
-                "{@link IllegalStateException}. See {@link RuntimeGroup} for the rules of ownership.",
+            kind + " {@link #forEach(Action)} passes each entity with a {@code Ref} per component and {@link " +
+                "#cursor()} serves an ordinary loop" + (owning ? "; {@link #forEachIndex(IntConsumer)} passes only " +
+                "the index, for the owned storages' indexed accessors, and {@link #forEachBlock(BlockAction)} hands " +
+                "the owned columns over as arrays, a block at a time (the fastest walk)" : "") + ". None allocates. " +
+                "Every walk follows the rules of walks (see {@link dev.cairn.View}): the structure holds still, " +
+                "changes are applied when the walk returns. See {@link RuntimeGroup} for the rules of ownership.",
             "<p>",
             "{@link #close()} detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") +
                 "; closing the world does too. Afterwards {@link #size()} is 0, {@link #isOpen()} false, and the " +
@@ -225,23 +247,13 @@ final class GroupSource
         {
             out.line("private final " + component.storageType() + " " + storageName(component) + ";");
         }
-        for (final ViewComponent component : passed)
-        {
-            out.line("private final " + component.refType() + " " + refName(component) + ";");
-        }
         out.line("private final RuntimeGroup group;");
+        out.line("private final Walks walks;");
         out.line("private final Cursor cursor;");
-        IterationGuard.field(out, lang);
         if (owning)
         {
             out.line("/** Blocks made by earlier walks, for the next ones: a walk allocates none once warm. */");
             out.line("private final ArrayDeque<Block> spareBlocks = new ArrayDeque<>();");
-            out.line("/**");
-            out.line(" * What a block walk of this object calls itself: a string of its own, since ending a walk compares it by");
-            out.line(" * identity, so that no other object ends this one's walk.");
-            out.line(" */");
-            out.line("private final " + lang.of("String") + " blockWalk = new " + lang.of("String") + "(\"" + className +
-                ".forEachBlock\");");
         }
     }
 
@@ -253,7 +265,7 @@ final class GroupSource
             "",
             "@param world the world whose entities to group.",
             "@throws IllegalStateException if an owned storage is owned by a group this one does not nest with, or " +
-                "is being iterated.");
+                "a walk or listener holds the world's structure.");
         out.line("public " + className + "(final World world)");
         out.open();
         for (final ViewComponent component : all())
@@ -261,16 +273,13 @@ final class GroupSource
             out.line((passed.contains(component) ? "" : "final " + component.storageType() + " ") +
                 storageName(component) + " = world.storage(" + component.storageType() + ".TYPE);");
         }
-        for (final ViewComponent component : passed)
-        {
-            out.line(refName(component) + " = " + storageName(component) + ".ref();");
-        }
         out.line("group = world.group()");
         out.line("    .named(\"" + className + "\")");
         rule("owning", model.owns());
         rule("with", model.with());
         rule("without", model.without());
         out.line("    .build();");
+        out.line("walks = Access.walks(world);");
         out.line("cursor = new Cursor();");
         out.close();
     }
@@ -289,169 +298,6 @@ final class GroupSource
         out.line("    ." + method + "(" + String.join(", ", storages) + ")");
     }
 
-    private void forEach()
-    {
-        out.javadoc("Calls {@code action} once for each entity of the group, from the back of its range to the front.",
-            "",
-            "@param action receives each entity and its components.",
-            "@throws IllegalStateException if called from inside an action of this same group, or if it or the " +
-                "world is closed; from {@code action}, closing the world or the group, or sorting it, throws too.");
-        out.line("public void forEach(final Action action)");
-        out.open();
-        out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each entity\");");
-        out.line("final RuntimeGroup group = this.group;");
-        for (final ViewComponent component : passed)
-        {
-            out.line("final " + component.refType() + " " + refName(component) + " = this." + refName(component) +
-                ";");
-        }
-        out.line("group.beginIteration();");
-        IterationGuard.enter(out, lang, className, "a second " + className, "group.endIteration();");
-
-        out.line("try");
-        out.open();
-        backwardWalk(() ->
-        {
-            step();
-            visit();
-        });
-        out.close();
-        out.line("finally");
-        out.open();
-        out.line("group.endIteration();");
-        IterationGuard.exit(out, passed.stream().map(GroupSource::refName).toList());
-        out.close();
-        out.close();
-    }
-
-    /** Hands the positioned entity and its Refs to the action. */
-    private void visit()
-    {
-        final List<String> arguments = new ArrayList<>();
-        arguments.add("entity");
-        for (final ViewComponent component : passed)
-        {
-            arguments.add(refName(component));
-        }
-        out.list("action.accept(", arguments, ");");
-    }
-
-    /**
-     * The loop of a walk from the back of the group's range to the front, around {@code visit}, which handles index
-     * {@code i}: after each visit it checks that the action moved no entity across the walk, and keeps {@code i} inside
-     * the range if the action made it shrink.
-     */
-    private void backwardWalk(final Runnable visit)
-    {
-        out.line("int i = group.extent();");
-        out.line("long moves = group.moveCount();");
-        out.line("while (--i >= 0)");
-        out.open();
-        visit.run();
-        if (owning)
-        {
-            // Every join and leave logs a move, so the range can only have shrunk if the count changed.
-            out.line("if (group.moveCount() != moves)");
-            out.open();
-            out.line("group.checkWalk(moves, i);");
-            out.line("moves = group.moveCount();");
-            clampToExtent();
-            out.close();
-        }
-        else
-        {
-            out.line("if (group.moveCount() != moves)");
-            out.open();
-            out.line("group.checkWalk(moves, i);");
-            out.line("moves = group.moveCount();");
-            out.close();
-            clampToExtent();
-        }
-        out.close();
-    }
-
-    /** Moves the walk's index {@code i} back inside the range when the action made it shrink. */
-    private void clampToExtent()
-    {
-        out.line("final int end = group.extent();");
-        out.line("if (i > end)");
-        out.open();
-        out.line("i = end;");
-        out.close();
-    }
-
-    private void parallelForEach()
-    {
-        out.javadoc("Calls {@code action} once for each entity of the group, on the {@linkplain " +
-                "ForkJoinPool#commonPool() common pool} in chunks of an automatic size; see " +
-                "{@link #parallelForEach(ForkJoinPool, int, Action)}.",
-            "",
-            "@param action receives each entity and its components, on any of the pool's threads.",
-            "@throws IllegalStateException if the group or world is closed, or a parallel iteration of the world runs " +
-                "already.");
-        out.line("public void parallelForEach(final Action action)");
-        out.open();
-        out.line("parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);");
-        out.close();
-        out.blank();
-        out.javadoc("Calls {@code action} once for each entity of the group, splitting its range into chunks that run " +
-                "on {@code pool}: the same entities as {@code forEach}, each exactly once, back to front within a " +
-                "chunk and in no particular order across chunks. Each chunk has {@code Ref}s of its own; nothing is " +
-                "allocated per entity.",
-            "<p>",
-            "Until it returns, the world's structure is locked: the action may read any component and write the " +
-                "fields of the entity it visits, and every structural change (create, destroy, add, remove, clear, " +
-                "sort, groups, listeners) throws {@link IllegalStateException}: record those in a " +
-                "{@link dev.cairn.command.CommandBuffer} and apply it afterwards. The first exception an action throws " +
-                "reaches the caller once every started chunk has returned, later ones suppressed in it.",
-            "",
-            "@param pool      where the chunks run; the calling thread waits.",
-            "@param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.",
-            "@param action    receives each entity and its components, on any of the pool's threads.",
-            "@throws IllegalStateException    if the group or world is closed, or a parallel iteration of the world " +
-                "runs already.",
-            "@throws IllegalArgumentException if {@code chunkSize} is negative.");
-        out.line("public void parallelForEach(final ForkJoinPool pool, final int chunkSize, final Action action)");
-        out.open();
-        out.line("Chunks.requireValid(pool, chunkSize, action);");
-        out.line("group.forEachChunk(pool, chunkSize, \"" + className + ".parallelForEach\",");
-        out.line("    (from, to) -> walk(from, to, action));");
-        out.close();
-    }
-
-    /** One chunk of a parallel walk: the loop of {@code forEach} over {@code [from, to)}, with Refs of its own. */
-    private void walk()
-    {
-        out.line("private void walk(final int from, final int to, final Action action)");
-        out.open();
-        if (!owning || model.owns().get(0).tag())
-        {
-            out.line("final RuntimeGroup group = this.group;");
-        }
-        for (final ViewComponent component : passed)
-        {
-            out.line("final " + component.refType() + " " + refName(component) + " = " + storageName(component) +
-                ".ref();");
-        }
-        out.line("try");
-        out.open();
-        out.line("int i = to;");
-        out.line("while (--i >= from)");
-        out.open();
-        step();
-        visit();
-        out.close();
-        out.close();
-        out.line("finally");
-        out.open();
-        for (final ViewComponent component : passed)
-        {
-            out.line(refName(component) + ".moveTo(-1);");
-        }
-        out.close();
-        out.close();
-    }
-
     /**
      * The walks of an owning group by index: the owned storages hold the group's entity {@code i} at their index
      * {@code i}, so the action reaches its components through the storages' indexed accessors, with no Ref to
@@ -459,81 +305,71 @@ final class GroupSource
      */
     private void forEachIndex()
     {
-        final List<ViewComponent> owned = model.owns();
-        final String storages = ViewComponent.links(owned, "and");
-        out.javadoc("Calls {@code action} with each index of the group's range, from the back to the front: at index " +
-                "{@code i} the storages of " + storages + " hold the same entity, the group's {@code i}th, so the " +
-                "action reads and writes its components through the storages' indexed accessors ({@code getAt(i)}, " +
-                "and {@code fieldAt(i)} for each field) and finds its handle with {@code entityAt(i)}, with no " +
-                "lookup. The fastest walk over the columns in place: nothing is positioned per entity.",
-            "<p>",
-            "An index names a place, not an entity: once the action removed the entity at {@code i}, or one of its " +
-                "owned components, the owned storages may hold other entities at {@code i} (a member already " +
-                "visited, an entity outside the group) or none, and the accessors reach those: read and write what " +
-                "the action needs before such a change, not after it. Otherwise the rules of " +
-                "{@link #forEach(Action)} hold: entities joining meanwhile are not visited, and a change that moves " +
-                "an entity not yet visited across the walk stops it with an {@link IllegalStateException}. Every " +
-                "accessor checks its index against its storage's size (not the group's), so no sequence of changes " +
-                "makes it reach memory outside the storage.",
+        out.javadoc("Calls {@code action} with each index of the group's range, front to back: at index {@code i} the " +
+                "storages of " + ViewComponent.links(model.owns(), "and") + " hold the group's {@code i}th entity, " +
+                "so the action reaches its components through their indexed accessors ({@code xAt(i)}) and its " +
+                "handle with {@code entityAt(i)}, with no lookup: the fastest walk over the columns in place.",
             "",
             "@param action receives each index.",
-            "@throws IllegalStateException if the group or the world is closed; from {@code action}, closing the " +
-                "world or the group, or sorting it, throws too.",
-            "@throws NullPointerException  if {@code action} is null.");
+            "@throws IllegalStateException if the group or the world is closed.");
         out.line("public void forEachIndex(final IntConsumer action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each index\");");
-        out.line("final RuntimeGroup group = this.group;");
-        out.line("group.beginIteration();");
+        out.line("group.ensureOpen();");
+        out.line("final int walk = walks.beginWalk(\"" + className + ".forEachIndex\");");
         out.line("try");
         out.open();
-        backwardWalk(() -> out.line("action.accept(i);"));
+        out.line("walkIndices(0, group.extent(), action);");
         out.close();
-        out.line("finally");
-        out.open();
-        out.line("group.endIteration();");
-        out.close();
+        catchAndEnd();
         out.close();
         out.blank();
-        out.javadoc("Calls {@code action} with each index of the group's range, on the {@linkplain " +
-                "ForkJoinPool#commonPool() common pool} in chunks of an automatic size; see " +
-                "{@link #parallelForEachIndex(ForkJoinPool, int, IntConsumer)}.",
+        out.javadoc("As {@link #parallelForEachIndex(ForkJoinPool, int, IntConsumer)} on the {@linkplain " +
+                "ForkJoinPool#commonPool() common pool}, in chunks of an automatic size.",
             "",
             "@param action receives each index, on any of the pool's threads.",
-            "@throws IllegalStateException if the group or world is closed, or a parallel iteration of the world runs " +
+            "@throws IllegalStateException if the group or world is closed, or a parallel walk of the world runs " +
                 "already.");
         out.line("public void parallelForEachIndex(final IntConsumer action)");
         out.open();
         out.line("parallelForEachIndex(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);");
         out.close();
         out.blank();
-        out.javadoc("Calls {@code action} with each index of the group's range, splitting it into chunks that run on " +
-                "{@code pool}: the indices of {@link #forEachIndex(IntConsumer)}, each exactly once, back to front " +
-                "within a chunk and in no particular order across chunks. The world's structure is locked until it " +
-                "returns, as for {@link #parallelForEach(ForkJoinPool, int, Action)}: the action may read any " +
-                "component and write the fields at its own index.",
+        out.javadoc("Calls {@code action} with each index of {@link #forEachIndex(IntConsumer)}, in chunks of the " +
+                "range that run on {@code pool}.",
             "",
             "@param pool      where the chunks run; the calling thread waits.",
             "@param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.",
             "@param action    receives each index, on any of the pool's threads.",
-            "@throws IllegalStateException    if the group or world is closed, or a parallel iteration of the world " +
+            "@throws IllegalStateException    if the group or world is closed, or a parallel walk of the world " +
                 "runs already.",
             "@throws IllegalArgumentException if {@code chunkSize} is negative.");
         out.line("public void parallelForEachIndex(final ForkJoinPool pool, final int chunkSize, " +
             "final IntConsumer action)");
         out.open();
         out.line("Chunks.requireValid(pool, chunkSize, action);");
-        out.line("group.forEachChunk(pool, chunkSize, \"" + className + ".parallelForEachIndex\",");
+        out.line("group.ensureOpen();");
+        out.line("walks.runParallel(\"" + className + ".parallelForEachIndex\", pool, group.extent(), chunkSize,");
         out.line("    (from, to) -> walkIndices(from, to, action));");
         out.close();
         out.blank();
         out.line("private static void walkIndices(final int from, final int to, final IntConsumer action)");
         out.open();
-        out.line("for (int i = to - 1; i >= from; i--)");
+        out.line("for (int i = from; i < to; i++)");
         out.open();
         out.line("action.accept(i);");
         out.close();
         out.close();
+    }
+
+    /** Ends a walk begun in the statement before the {@code try} this follows, also when it threw. */
+    private void catchAndEnd()
+    {
+        out.line("catch (final " + lang.of("Throwable") + " failure)");
+        out.open();
+        out.line("throw Failures.propagate(walks.end(walk, failure));");
+        out.close();
+        out.line("walks.end(walk);");
     }
 
     private void blockAction()
@@ -551,81 +387,64 @@ final class GroupSource
 
     /**
      * The walks by block: the owned columns of up to {@link #blockCapacity()} entities at a time are copied into heap
-     * arrays, which the JIT can vectorise a loop over, and the written ones copied back; the structure is locked
-     * meanwhile so that the columns cannot move under the copies.
+     * arrays, which the JIT can vectorise a loop over, and the written ones copied back.
      */
     private void forEachBlock()
     {
-        out.javadoc("Calls {@code action} once for each block of the group, from the front of its range to the back " +
-                "(the order in which the copies stream through memory fastest): block {@code k} holds the entities " +
-                "at {@code [k * CAPACITY, (k + 1) * CAPACITY)}, the last one fewer. A {@link Block} holds up to " +
-                "{@link Block#CAPACITY} consecutive entities of the group, and hands out " +
-                "each column of their owned components as an array whose element {@code i} belongs to the block's " +
-                "entity {@code i}. An array is filled from the storage when the action first asks for it, and an " +
-                "array asked for writable is copied back when the action returns; a loop over such arrays is what " +
-                "the JIT vectorises, so this is the fastest way to process every entity of the group. One block " +
-                "object serves every step, and nothing is allocated once the group has walked once.",
-            "<p>",
-            "Until it returns, the world's structure is locked: the action may read any component and write any " +
-                "component's fields, and every structural change (create, destroy, add, remove, clear, sort, " +
-                "groups, observers, closing) throws {@link IllegalStateException}; record those in a {@link " +
-                "dev.cairn.command.CommandBuffer} and apply it afterwards. A write to an owned column by other means " +
-                "(a storage's accessors, a {@code Ref}) at an entity of the current block is overwritten when the " +
-                "block's writable array of that column is copied back. If the action throws, the walk stops and the " +
-                "block it was given is not copied back; the blocks before it were.",
+        out.javadoc("Calls {@code action} once for each block of the group, front to back: block {@code k} holds the " +
+                "entities at {@code [k * CAPACITY, (k + 1) * CAPACITY)}, the last one fewer, and hands out each " +
+                "column of their owned components as an array whose element {@code i} belongs to the block's entity " +
+                "{@code i}. An array is filled when the action first asks for it, and one asked for writable is " +
+                "copied back when the action returns (a write to an owned column by other means at an entity of " +
+                "the block is overwritten then); a loop over such arrays is what the JIT vectorises, so this is the " +
+                "fastest walk. If the action throws, its block is not copied back; the blocks before it were.",
             "",
             "@param action receives each block.",
-            "@throws IllegalStateException if the group or the world is closed, or the structure is locked already " +
-                "(a parallel iteration, another block walk, a snapshot written to a channel).",
+            "@throws IllegalStateException if the group or the world is closed.",
             "@throws NullPointerException  if {@code action} is null.");
         out.line("public void forEachBlock(final BlockAction action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each block\");");
-        out.line("final int extent = group.beginBlockWalk(blockWalk);");
+        out.line("group.ensureOpen();");
+        out.line("final int walk = walks.beginWalk(\"" + className + ".forEachBlock\");");
         out.line("try");
         out.open();
-        out.line("walkBlocks(0, extent, action);");
+        out.line("walkBlocks(0, group.extent(), action);");
         out.close();
-        out.line("finally");
-        out.open();
-        out.line("group.endBlockWalk(blockWalk);");
-        out.close();
+        catchAndEnd();
         out.close();
         out.blank();
-        out.javadoc("Calls {@code action} once for each block of the group, on the {@linkplain " +
-                "ForkJoinPool#commonPool() common pool} in chunks of an automatic size; see " +
-                "{@link #parallelForEachBlock(ForkJoinPool, int, BlockAction)}.",
+        out.javadoc("As {@link #parallelForEachBlock(ForkJoinPool, int, BlockAction)} on the {@linkplain " +
+                "ForkJoinPool#commonPool() common pool}, in chunks of an automatic size.",
             "",
             "@param action receives each block, on any of the pool's threads.",
-            "@throws IllegalStateException if the group or world is closed, or the structure is locked already.");
+            "@throws IllegalStateException if the group or world is closed, or a parallel walk of the world runs " +
+                "already.");
         out.line("public void parallelForEachBlock(final BlockAction action)");
         out.open();
         out.line("parallelForEachBlock(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);");
         out.close();
         out.blank();
-        out.javadoc("Calls {@code action} once for each block of the group, splitting its range into chunks that run " +
-                "on {@code pool}, each walked block by block with a {@link Block} of its own: the entities of " +
-                "{@link #forEachBlock(BlockAction)}, in the same blocks, front to back within a chunk and in no " +
-                "particular order across chunks. The chunk size is rounded up to a multiple of " +
-                "{@link Block#CAPACITY}, so the blocks do not depend on it, and what the actions record in a " +
-                "{@link dev.cairn.command.CommandBuffer} is applied in the order {@code forEachBlock} would have " +
-                "recorded it, whatever the chunk size and the number of threads. The world's " +
-                "structure is locked until it returns, as for {@link #parallelForEach(ForkJoinPool, int, Action)}: " +
-                "the action may read any component and write the arrays of its own block.",
+        out.javadoc("Calls {@code action} once for each block of {@link #forEachBlock(BlockAction)}, in chunks of " +
+                "the range that run on {@code pool}, each walked block by block with a {@link Block} of its own. " +
+                "The chunk size is rounded up to a multiple of {@link Block#CAPACITY}, so the blocks, and the order " +
+                "of the changes their actions make, do not depend on it.",
             "",
             "@param pool      where the chunks run; the calling thread waits.",
             "@param chunkSize indices per chunk, 1 or more (rounded up to whole blocks), or {@link Chunks#AUTOMATIC}.",
             "@param action    receives each block, on any of the pool's threads.",
-            "@throws IllegalStateException    if the group or world is closed, or the structure is locked already.",
+            "@throws IllegalStateException    if the group or world is closed, or a parallel walk of the world " +
+                "runs already.",
             "@throws IllegalArgumentException if {@code chunkSize} is negative.");
         out.line("public void parallelForEachBlock(final ForkJoinPool pool, final int chunkSize, " +
             "final BlockAction action)");
         out.open();
         out.line("Chunks.requireValid(pool, chunkSize, action);");
-        out.line("final int size = Chunks.sizeInBlocks(chunkSize, group.extent(), pool.getParallelism(), " +
-            "Block.CAPACITY);");
-        out.line("group.forEachChunk(pool, size, \"" + className + ".parallelForEachBlock\",");
-        out.line("    Chunks.frontToBack((from, to) -> walkBlocks(from, to, action)));");
+        out.line("group.ensureOpen();");
+        out.line("final int extent = group.extent();");
+        out.line("walks.runParallel(\"" + className + ".parallelForEachBlock\", pool, extent,");
+        out.line("    Chunks.sizeInBlocks(chunkSize, extent, pool.getParallelism(), Block.CAPACITY),");
+        out.line("    (from, to) -> walkBlocks(from, to, action));");
         out.close();
         out.blank();
         out.line("/** The blocks of {@code [from, to)}, front to back, with a block no other walk uses meanwhile. */");
@@ -870,7 +689,7 @@ final class GroupSource
     private void step()
     {
         final ViewComponent lead = owning && !model.owns().get(0).tag() ? model.owns().get(0) : null;
-        out.line("final long entity = " + (lead != null ? refName(lead) + ".moveTo(i).entity()" :
+        out.line("final long entity = " + (lead != null ? WalkSource.ref(lead) + ".moveTo(i).entity()" :
             "group.entityAt(i)") + ";");
         if (lead != null)
         {
@@ -885,27 +704,14 @@ final class GroupSource
             }
             if (owning && model.owns().contains(component))
             {
-                out.line(refName(component) + ".moveTo(i);");
+                out.line(WalkSource.ref(component) + ".moveTo(i, entity);");
             }
             else
             {
-                out.line("if (!" + refName(component) + ".moveToEntity(entity, i))");
+                out.line("if (!" + WalkSource.ref(component) + ".moveToEntity(entity, i))");
                 skip();
             }
         }
-    }
-
-    private void cursorMethod()
-    {
-        out.javadoc("This group's cursor, reset to the start of a new walk: the same object every time. A cursor " +
-                "loop cannot announce itself, so closing the world from another thread while one runs is a data race " +
-                "that may read freed memory: stop the loop first.",
-            "",
-            "@return the cursor, before the first entity: call {@link Cursor#next()} first.");
-        out.line("public Cursor cursor()");
-        out.open();
-        out.line("return cursor.reset();");
-        out.close();
     }
 
     private void counts()
@@ -931,13 +737,13 @@ final class GroupSource
 
     private void sort()
     {
-        out.javadoc("Sorts the group so that iteration visits its entities in ascending {@code comparator} order, " +
+        out.javadoc("Sorts the group so that walks visit its entities in ascending {@code comparator} order, " +
                 "permuting every owned storage together; sorting an owned storage directly throws.",
             "",
             "@param comparator compares packed indices of the " + model.owns().get(0).record().getSimpleName() +
                 " storage, for example one of its {@code comparing...()} comparators.",
-            "@throws IllegalStateException if a more restrictive group nests in this one, the group is being " +
-                "iterated or closed, or the comparator changed the group; nothing is reordered then.");
+            "@throws IllegalStateException if a more restrictive group nests in this one, the group is closed, or " +
+                "a walk or listener holds the world's structure; nothing is reordered then.");
         out.line("public void sort(final IndexComparator comparator)");
         out.open();
         out.line("group.sort(comparator);");
@@ -961,119 +767,12 @@ final class GroupSource
         out.javadoc("Detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") +
                 ". Idempotent.",
             "",
-            "@throws IllegalStateException if the group is being iterated; nothing is closed then.");
+            "@throws IllegalStateException if a walk or listener holds the world's structure; nothing is closed " +
+                "then.");
         out.line(lang.annotation("Override"));
         out.line("public void close()");
         out.open();
         out.line("group.close();");
-        out.close();
-    }
-
-    private void cursorClass()
-    {
-        out.javadoc("An external walk of the group: {@link #next()} moves to the next entity and positions the " +
-            "component accessors on it. There is one per group, reset by {@link " + className + "#cursor()}.");
-        out.line("public final class Cursor");
-        out.open();
-        for (final ViewComponent component : passed)
-        {
-            out.line("private final " + component.refType() + " " + refName(component) + " = " +
-                storageName(component) + ".ref();");
-        }
-        out.line("private int index;");
-        out.line("private long entity = dev.cairn.Entity.NULL;");
-        out.line("private int reorders;");
-        out.line("private long moves;");
-        out.line("/** Whether this cursor announced a walk it has not ended yet. */");
-        out.line("private boolean walking;");
-        out.blank();
-        out.line("private Cursor()");
-        out.open();
-        out.close();
-        out.blank();
-        out.javadoc("Moves to the next entity.", "", "@return true if on an entity; false at the end, where it stays.");
-        out.line("public boolean next()");
-        out.open();
-        out.line("final RuntimeGroup group = " + className + ".this.group;");
-        out.line("if (group.reorderCount() != reorders)");
-        out.open();
-        out.line("group.ensureOpen();");
-        out.line("throw new " + lang.of("IllegalStateException") + "(");
-        out.line("    \"the group was sorted, or rebuilt by building a group that nests with it, while this \" +");
-        out.line("    \"cursor walked it; the rest of the walk would visit some entities twice and others never: \" +");
-        out.line("    \"start again with cursor()\");");
-        out.close();
-        out.line("if (group.moveCount() != moves)");
-        out.open();
-        out.line("if (index != " + lang.of("Integer") + ".MAX_VALUE) // the walk has started: check what moved across it");
-        out.open();
-        out.line("group.checkWalk(moves, index);");
-        out.close();
-        out.line("moves = group.moveCount();");
-        out.close();
-        out.line("int i = index;");
-        clampToExtent();
-        out.line("while (--i >= 0)");
-        out.open();
-        step();
-        out.line("this.index = i;");
-        out.line("this.entity = entity;");
-        out.line("return true;");
-        out.close();
-        out.line("index = 0;");
-        out.line("entity = dev.cairn.Entity.NULL;");
-        for (final ViewComponent component : passed)
-        {
-            out.line(refName(component) + ".moveTo(-1);");
-        }
-        out.line("if (walking)");
-        out.open();
-        out.line("walking = false;");
-        out.line("group.endCursorWalk();");
-        out.close();
-        out.line("if (!group.isOpen())");
-        out.open();
-        out.line("group.ensureOpen();");
-        out.close();
-        out.line("return false;");
-        out.close();
-        out.blank();
-        out.javadoc("The entity the cursor is on.", "",
-            "@return its handle, or {@code Entity.NULL} before the first and after the last entity.");
-        out.line("public long entity()");
-        out.open();
-        out.line("return entity;");
-        out.close();
-        for (final ViewComponent component : passed)
-        {
-            out.blank();
-            out.javadoc("The current entity's {@link " + component.record().getQualifiedName() + "}.", "",
-                "@return its accessor, positioned on the current entity: the same object at every step.");
-            out.line("public " + component.refType() + " " + component.name() + "()");
-            out.open();
-            out.line("return " + refName(component) + ";");
-            out.close();
-        }
-        out.blank();
-        out.line("private Cursor reset()");
-        out.open();
-        out.line("group.ensureOpen();");
-        out.line("index = " + lang.of("Integer") + ".MAX_VALUE;");
-        out.line("reorders = group.reorderCount();");
-        out.line("if (!walking)");
-        out.open();
-        out.line("group.beginCursorWalk();");
-        out.line("walking = true;");
-        out.close();
-        out.line("moves = group.moveCount();");
-        out.line("group.resetWalkCheck();");
-        out.line("entity = dev.cairn.Entity.NULL;");
-        for (final ViewComponent component : passed)
-        {
-            out.line(refName(component) + ".moveTo(-1);");
-        }
-        out.line("return this;");
-        out.close();
         out.close();
     }
 
@@ -1096,8 +795,4 @@ final class GroupSource
         return component.name() + "Storage";
     }
 
-    private static String refName(final ViewComponent component)
-    {
-        return component.name() + "Ref";
-    }
 }

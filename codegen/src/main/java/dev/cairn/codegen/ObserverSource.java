@@ -19,6 +19,7 @@ final class ObserverSource
     private final List<ViewComponent> required;
     private final List<ViewComponent> passed = new ArrayList<>();
     private final JavaWriter out = new JavaWriter();
+    private final WalkSource walks;
 
     ObserverSource(
         final ObserverModel model,
@@ -40,6 +41,50 @@ final class ObserverSource
                 passed.add(component);
             }
         }
+        final WalkSource.Lead entered = new WalkSource.Lead()
+        {
+            @Override
+            public String suffix()
+            {
+                return "";
+            }
+
+            @Override
+            public String extent()
+            {
+                return "observer.extent()";
+            }
+
+            @Override
+            public void step(final JavaWriter out)
+            {
+                out.line("final long entity = observer.entityAt(i);");
+                for (final ViewComponent component : passed)
+                {
+                    // Cannot fail while the observer follows its rule; the test keeps a Ref from ever being off its
+                    // entity.
+                    out.line("if (!" + WalkSource.ref(component) + ".moveToEntity(entity, i))");
+                    out.open();
+                    out.line("continue;");
+                    out.close();
+                }
+            }
+
+            @Override
+            public String cursorParameter()
+            {
+                return null;
+            }
+        };
+        final List<String> locals = new ArrayList<>();
+        locals.add("final RuntimeObserver observer = this.observer;");
+        for (final ViewComponent component : passed)
+        {
+            locals.add("final " + component.storageType() + " " + WalkSource.storage(component) + " = this." +
+                WalkSource.storage(component) + ";");
+        }
+        this.walks = new WalkSource(out, lang, className, passed, List.of(entered), "observer.ensureOpen();", locals,
+            "");
     }
 
     String render()
@@ -58,11 +103,12 @@ final class ObserverSource
         out.blank();
         constructor();
         out.blank();
-        forEach();
+        walks.forEach("Calls {@code action} once for each observed entity, in the order they entered.", null);
         out.blank();
         counts();
         out.blank();
         clearAndClose();
+        walks.loops();
         out.close();
         return out.toString();
     }
@@ -74,9 +120,8 @@ final class ObserverSource
             out.line("package " + packageName + ";");
             out.blank();
         }
-        final TreeSet<String> imports = new TreeSet<>();
-        imports.add("dev.cairn.Entity");
-        imports.add("dev.cairn.World");
+        final TreeSet<String> imports = new TreeSet<>(WalkSource.imports(false));
+        imports.add("dev.cairn.world.World");
         imports.add("dev.cairn.observer.RuntimeObserver");
         if (markGenerated)
         {
@@ -157,10 +202,10 @@ final class ObserverSource
     {
         for (final ViewComponent component : passed)
         {
-            out.line("private final " + component.refType() + " " + refField(component) + ";");
+            out.line("private final " + component.storageType() + " " + WalkSource.storage(component) + ";");
         }
         out.line("private final RuntimeObserver observer;");
-        IterationGuard.field(out, lang);
+        out.line("private final Walks walks;");
     }
 
     private void constructor()
@@ -173,12 +218,8 @@ final class ObserverSource
         out.open();
         for (final ViewComponent component : all())
         {
-            out.line("final " + component.storageType() + " " + storageLocal(component) + " = world.storage(" +
-                component.storageType() + ".TYPE);");
-        }
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + " = " + storageLocal(component) + ".ref();");
+            out.line((passed.contains(component) ? "" : "final " + component.storageType() + " ") +
+                storageLocal(component) + " = world.storage(" + component.storageType() + ".TYPE);");
         }
         out.line("observer = world.observer()");
         rule("onAdded", model.added());
@@ -186,6 +227,7 @@ final class ObserverSource
         rule("with", model.with());
         rule("without", model.without());
         out.line("    .build();");
+        out.line("walks = Access.walks(world);");
         out.close();
     }
 
@@ -201,65 +243,6 @@ final class ObserverSource
             storages.add(storageLocal(component));
         }
         out.line("    ." + method + "(" + String.join(", ", storages) + ")");
-    }
-
-    private void forEach()
-    {
-        out.javadoc("Calls {@code action} once for each observed entity, the most recently entered first.",
-            "",
-            "@param action receives each entity and its components.",
-            "@throws IllegalStateException if called from inside an action of this same observer, or if it or the " +
-                "world is closed; from {@code action}, closing the world or the observer throws too.");
-        out.line("public void forEach(final Action action)");
-        out.open();
-        out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each entity\");");
-        out.line("final RuntimeObserver observer = this.observer;");
-        for (final ViewComponent component : passed)
-        {
-            out.line("final " + component.refType() + " " + refLocal(component) + " = this." + refField(component) +
-                ";");
-        }
-        out.line("observer.beginIteration();");
-        IterationGuard.enter(out, lang, className, "a second " + className, "observer.endIteration();");
-
-        out.line("try");
-        out.open();
-        out.line("int i = observer.extent();");
-        out.line("while (--i >= 0)");
-        out.open();
-        out.line("final long entity = observer.entityAt(i);");
-        out.line("if (entity == Entity.NULL)");
-        out.open();
-        out.line("continue;");
-        out.close();
-        for (final ViewComponent component : passed)
-        {
-            // Cannot fail while the observer follows its rule; the test keeps a Ref from ever being off its entity.
-            out.line("if (!" + refLocal(component) + ".moveToEntity(entity, i))");
-            out.open();
-            out.line("continue;");
-            out.close();
-        }
-        final List<String> arguments = new ArrayList<>();
-        arguments.add("entity");
-        for (final ViewComponent component : passed)
-        {
-            arguments.add(refLocal(component));
-        }
-        out.list("action.accept(", arguments, ");");
-        out.line("final int end = observer.extent();");
-        out.line("if (i > end)");
-        out.open();
-        out.line("i = end;");
-        out.close();
-        out.close();
-        out.close();
-        out.line("finally");
-        out.open();
-        out.line("observer.endIteration();");
-        IterationGuard.exit(out, passed.stream().map(ObserverSource::refField).toList());
-        out.close();
-        out.close();
     }
 
     private void counts()
@@ -286,7 +269,8 @@ final class ObserverSource
 
     private void clearAndClose()
     {
-        out.javadoc("Empties the observer, typically once its entities have been handled; it goes on observing.");
+        out.javadoc("Empties the observer, typically once its entities have been handled; it goes on observing. Inside " +
+            "a walk or a listener the clear is made when the walk returns.");
         out.line("public void clear()");
         out.open();
         out.line("observer.clear();");
@@ -300,7 +284,7 @@ final class ObserverSource
         out.blank();
         out.javadoc("Stops observing and frees the observer's memory. Idempotent.",
             "",
-            "@throws IllegalStateException if the observer is being iterated; nothing is closed then.");
+            "@throws IllegalStateException if a walk or listener holds the world's structure; nothing is closed then.");
         out.line(lang.annotation("Override"));
         out.line("public void close()");
         out.open();
@@ -320,14 +304,5 @@ final class ObserverSource
         return component.name() + "Storage";
     }
 
-    private static String refField(final ViewComponent component)
-    {
-        return component.name() + "Ref";
-    }
-
-    private static String refLocal(final ViewComponent component)
-    {
-        return component.name() + "Ref";
-    }
 
 }

@@ -317,7 +317,7 @@ final class StorageGenerator
                 checks.append(" An enum field is stored as its ordinal and must not be null: a null is refused with " +
                     "{@link NullPointerException} before anything is written.");
             }
-            checks.append(" Only {@link #create()}, {@link #ref()} and the methods that return a record allocate. " +
+            checks.append(" Only {@link #create()} and the methods that return a record allocate. " +
                 "Not thread-safe.");
             out.javadoc("Off-heap storage of {@link " + record + "} components, one column per field: " +
                     String.join(", ", fields) + ". Generated from {@link " + record + "} by cairn-codegen; do not " +
@@ -418,31 +418,38 @@ final class StorageGenerator
         private void constructorAndCreate()
         {
             final String clock = names.of("dev.cairn.storage.Clock");
-            out.list("private " + storage + "(", List.of("final " + names.of("dev.cairn.memory.OffHeap") + " offHeap",
-                "final " + names.of("dev.cairn.entity.EntityPool") + " pool", "final " + clock + " clock"), ")");
+            out.list("private " + storage + "(", List.of("final " + names.of("dev.cairn.internal.OffHeap") + " offHeap",
+                "final " + names.of("dev.cairn.internal.Walks") + " walks",
+                "final " + names.of("dev.cairn.internal.EntityPool") + " pool", "final " + clock + " clock"), ")");
             out.open();
-            out.line("super(TYPE, offHeap, pool, clock, " + (model.isTag() ? "new int[0]" : "COLUMN_WIDTHS") + ");");
+            out.line("super(TYPE, offHeap, walks, pool, clock, " + (model.isTag() ? "new int[0]" : "COLUMN_WIDTHS") +
+                ");");
             out.close();
             out.blank();
             out.javadoc("Creates a standalone storage that owns its off-heap memory and accepts any well-formed " +
-                    "entity handle; {@link #close()} it when done. A {@link dev.cairn.World}'s storage comes from " +
+                    "entity handle; {@link #close()} it when done. A {@link dev.cairn.world.World}'s storage comes from " +
                     "{@code world.storage(" + storage + ".TYPE)} instead.",
                 "",
                 "@return a new, empty storage.");
             method(Owner.STORAGE, null, "public static " + storage, "create", List.of(),
-                body("return new " + storage + "(null, null, new " + clock + "());"));
+                body("return new " + storage + "(null, null, null, new " + clock + "());"));
         }
 
         private void tagMethods()
         {
             final String objects = names.of("java.util.Objects");
             final Parameter entity = new Parameter("long", "long", "entity");
-            out.javadoc("Adds the tag to an entity.", "", "@param entity an entity without the tag.",
-                "@return the packed index the entity occupies once the listeners have run.");
-            method(Owner.STORAGE, null, "public int", "emplace", List.of(entity),
-                body("return added(entity, insertMember(entity));"));
-            override("public int add(final long entity, final " + record + " component)",
-                body(objects + ".requireNonNull(component, \"component\");", "return emplace(entity);"));
+            out.javadoc("Adds the tag to an entity (recorded for the end of the walk inside walks and listeners).", "",
+                "@param entity an entity without the tag.");
+            method(Owner.STORAGE, null, "public void", "emplace", List.of(entity), body(
+                "if (isDeferring())",
+                "{",
+                "    deferAdd(entity);",
+                "    return;",
+                "}",
+                "added(entity, insertMember(entity));"));
+            override("public void add(final long entity, final " + record + " component)",
+                body(objects + ".requireNonNull(component, \"component\");", "emplace(entity);"));
             override("public void patch(final long entity, final " + record + " component)",
                 body(objects + ".requireNonNull(component, \"component\");",
                     "updated(entity, indexForPatch(entity));"));
@@ -459,21 +466,29 @@ final class StorageGenerator
         private void emplaceAndPatch()
         {
             final List<Column> columns = model.columns();
+            final Set<String> taken = new HashSet<>();
+            columns.forEach(column -> taken.add(column.name()));
+            final String row = unused("row", taken);
             final List<String> emplaceDoc = new ArrayList<>(List.of(
-                "Adds the component to an entity, writing its fields straight into the columns.", ""));
+                "Adds the component to an entity, writing its fields straight into the columns (recorded for the " +
+                    "end of the walk inside walks and listeners).", ""));
             emplaceDoc.addAll(params(columns, "an entity without the component."));
-            emplaceDoc.add("@return the packed index the component occupies once its listeners have run.");
             out.javadoc(emplaceDoc.toArray(new String[0]));
             final List<String> emplace = new ArrayList<>(requireEnums());
+            emplace.add("if (isDeferring())");
+            emplace.add("{");
+            emplace.add("    " + rowWriterName() + "(deferAdd(entity), " + String.join(", ", fieldNames()) + ");");
+            emplace.add("    return;");
+            emplace.add("}");
             emplace.add("final int index = insertMember(entity);");
             for (final Column column : columns)
             {
                 emplace.add(writeParameter(column) + ";");
             }
-            emplace.add("return added(entity, index);");
-            method(Owner.STORAGE, null, "public int", "emplace", fieldParameters(), body(emplace));
-            override("public int add(final long entity, final " + record + " component)",
-                () -> out.list("return emplace(", fieldsOf("component"), ");"));
+            emplace.add("added(entity, index);");
+            method(Owner.STORAGE, null, "public void", "emplace", fieldParameters(), body(emplace));
+            override("public void add(final long entity, final " + record + " component)",
+                () -> out.list("emplace(", fieldsOf("component"), ");"));
 
             final List<String> patchDoc = new ArrayList<>(List.of(
                 "Overwrites every field of an entity's component.", ""));
@@ -492,6 +507,38 @@ final class StorageGenerator
                 () -> out.list("patch(", fieldsOf("component"), ");"));
             recorded(false);
             recorded(true);
+            final List<Parameter> writerParameters = new ArrayList<>();
+            writerParameters.add(new Parameter(names.of("dev.cairn.internal.Row"), names.of("dev.cairn.internal.Row"),
+                row));
+            writerParameters.addAll(fieldParameters().subList(1, fieldParameters().size()));
+            final List<String> writes = new ArrayList<>();
+            int offset = 0;
+            for (final Column column : columns)
+            {
+                writes.add(column.type().writeRow(row, String.valueOf(offset), column.name()) + ";");
+                offset += column.type().width();
+            }
+            out.javadoc("Writes the fields into a row recorded for later, at the offsets of {@link #rowOffset(int)}.");
+            method(Owner.STORAGE, null, "private static void", rowWriterName(), writerParameters, body(writes),
+                " that writes a row");
+        }
+
+        /** The name of the private method that writes the fields into a row: not a field's accessor's name. */
+        private String rowWriterName()
+        {
+            final Set<String> taken = new HashSet<>();
+            model.columns().forEach(column -> taken.add(column.name()));
+            return unused("writeFields", taken);
+        }
+
+        private List<String> fieldNames()
+        {
+            final List<String> fieldNames = new ArrayList<>();
+            for (final Parameter parameter : fieldParameters().subList(1, fieldParameters().size()))
+            {
+                fieldNames.add(parameter.name());
+            }
+            return fieldNames;
         }
 
         private void recordMethods()
@@ -661,15 +708,11 @@ final class StorageGenerator
         private void ref()
         {
             final String entityType = names.of("dev.cairn.Entity");
-            out.javadoc("A new {@link Ref}, on no entity until it is moved: allocate one and reuse it.",
-                "", "@return the new reference.");
-            method(Owner.STORAGE, null, "public Ref", "ref", List.of(), body("return new Ref(this);"));
-
-            out.javadoc("A flyweight on the component of one entity: {@link #moveTo(int)} positions it on the entity " +
-                "in a packed slot, the accessors read and write that entity's fields without allocating. Every " +
-                "access checks that the slot still holds the entity, and throws {@link IllegalStateException} if " +
-                "the reference is on no entity or its entity left the slot (removed, or moved by a swap, sort or " +
-                "compaction), instead of reaching the entity that took its place.");
+            out.javadoc("A flyweight on the component of one entity: the accessors read and write that entity's " +
+                "fields without allocating. Walks hand them out, positioned at every step; {@link #moveTo(int)} " +
+                "positions one by hand. An accessor throws {@link IllegalStateException} if the reference is on no " +
+                "entity, or its entity left the slot (removed, or moved by a swap, sort or compaction) since it was " +
+                "positioned; inside a walk nothing moves, so the check costs nothing there.");
             out.line("public static final class Ref");
             out.open();
             out.line("private final " + storage + " storage;");
@@ -677,12 +720,13 @@ final class StorageGenerator
             out.line("private long entity = " + entityType + ".NULL;");
             out.line("private long layoutVersion = -1;");
             out.blank();
-            out.block("private Ref(final " + storage + " storage)", List.of("this.storage = storage;"));
+            out.javadoc("Creates a reference on no entity.", "", "@param storage the storage it reads and writes.");
+            out.block("public Ref(final " + storage + " storage)", List.of("this.storage = storage;"));
             out.blank();
             final Parameter index = new Parameter("int", "int", "index");
             final Parameter entityParameter = new Parameter("long", "long", "entity");
             final Parameter hint = new Parameter("int", "int", "hint");
-            out.javadoc("Positions this reference on the member in a packed slot; outside the members, or on a " +
+            out.javadoc("Positions this reference on the member at a packed index; outside the members, or on a " +
                     "tombstone, on no entity.",
                 "",
                 "@param index a packed index.",
@@ -693,9 +737,18 @@ final class StorageGenerator
                 "this.entity = entity;",
                 "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
                 "return this;"));
+            out.javadoc("Positions this reference on {@code entity}, which the caller knows to be at {@code index}: " +
+                    "an owning group's storages hold its entities at the same indices. Cheaper than reading it.",
+                "",
+                "@param index  the entity's packed index, below the storage's {@code size()}.",
+                "@param entity the member there.",
+                "@throws IndexOutOfBoundsException if {@code index} is out of range.");
+            method(Owner.REF, null, "public void", "moveTo", List.of(index, entityParameter), body(
+                "this.index = storage.checkIndex(index);",
+                "this.entity = entity;",
+                "this.layoutVersion = storage.layoutVersion();"));
             out.javadoc("Positions this reference on an entity's component, looking at packed index {@code hint} " +
-                    "first (a view passes the index where it found the entity in another storage); on no entity if " +
-                    "the entity does not have the component.",
+                    "first; on no entity if the entity does not have the component.",
                 "",
                 "@param entity any value.",
                 "@param hint   where the component may be; any value.",
@@ -703,19 +756,13 @@ final class StorageGenerator
             method(Owner.REF, null, "public boolean", "moveToEntity", List.of(entityParameter, hint), body(
                 "final int index = storage.indexOf(entity, hint);",
                 "this.index = index;",
-                "if (index < 0)",
-                "{",
-                "    this.entity = " + entityType + ".NULL;",
-                "    this.layoutVersion = -1;",
-                "    return false;",
-                "}",
-                "this.entity = entity;",
-                "this.layoutVersion = storage.layoutVersion();",
-                "return true;"));
+                "this.entity = index < 0 ? " + entityType + ".NULL : entity;",
+                "this.layoutVersion = index < 0 ? -1 : storage.layoutVersion();",
+                "return index >= 0;"));
             out.javadoc("The packed index this reference was positioned at.", "", "@return the index.");
             method(Owner.REF, null, "public int", "index", List.of(), body("return index;"));
             out.javadoc("The entity this reference was positioned on.", "",
-                "@return its handle, or {@link " + entityType + "#NULL} if the slot held none.");
+                "@return its handle, or {@link " + entityType + "#NULL} if none.");
             method(Owner.REF, null, "public long", "entity", List.of(), body("return entity;"));
             final String slot = "storage.refIndex(index, entity, layoutVersion)";
             for (final Column column : model.columns())
@@ -903,14 +950,8 @@ final class StorageGenerator
             alignParams(doc);
             out.javadoc(doc.toArray(new String[0]));
             final List<String> statements = new ArrayList<>(requireEnums());
-            statements.add("final " + commandBuffer + ".Row " + row + " = " + commands + ".record(" + patch +
-                ", this, entity);");
-            int offset = 0;
-            for (final Column column : columns)
-            {
-                statements.add(column.type().writeRow(row, String.valueOf(offset), column.name()) + ";");
-                offset += column.type().width();
-            }
+            statements.add(rowWriterName() + "(" + commands + ".record(" + patch + ", this, entity), " +
+                String.join(", ", fieldNames()) + ");");
             final List<Parameter> parameters = new ArrayList<>();
             parameters.add(new Parameter(commandBuffer, commandBuffer, commands));
             parameters.addAll(fieldParameters());

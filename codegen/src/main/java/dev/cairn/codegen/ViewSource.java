@@ -7,26 +7,21 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Renders the Java source of one generated view from a validated {@link ViewModel}. The output is meant to read like
- * a hand-written loop over the storages: one private loop per possible leading storage for {@code forEach}, one
- * compact loop for the cursor, everything it touches copied into locals first.
+ * Renders the Java source of one generated view from a validated {@link ViewModel}: its walks (written by
+ * {@link WalkSource}, one loop per possible leading storage), {@code count}, {@code contains} and the lead's choice.
  */
 final class ViewSource
 {
-    private static final String ENTITY = "entity";
-    private static final String NEXT = "next";
-    private static final String RESET = "reset";
     private static final String LEAD_ORDINAL = "leadOrdinal";
     private static final String LEAD_STORAGE = "leadStorage";
     private static final String ENSURE_OPEN = "ensureOpen";
 
     /**
-     * The names a component accessor of the cursor must not take: the cursor's own methods, and the view's methods
-     * the cursor calls by simple name, which a cursor method of the same name would hide. These are the constants the
-     * source is written with, so the list follows the generated code.
+     * The names a component accessor of the cursor must not take: the cursor's own members, and the view's methods
+     * the cursor calls by simple name, which a cursor method of the same name would hide.
      */
-    static final Set<String> CURSOR_NAMES =
-        Set.of(ENTITY, NEXT, RESET, LEAD_ORDINAL, LEAD_STORAGE, ENSURE_OPEN);
+    static final Set<String> CURSOR_NAMES = union(WalkSource.CURSOR_MEMBERS, Set.of(LEAD_ORDINAL, LEAD_STORAGE,
+        ENSURE_OPEN));
 
     private final ViewModel model;
     private final JavaLangNames lang;
@@ -37,10 +32,9 @@ final class ViewSource
     private final List<ViewComponent> passed = new ArrayList<>();
     private final JavaWriter out = new JavaWriter();
     private final boolean markGenerated;
-    /** {@code "final int since, "} when iterations take a tick, else empty: the leading parameter of each walk. */
+    /** {@code "final int since, "} when walks take a tick, else empty. */
     private final String sinceParameter;
-    /** {@code "since, "} or empty: the matching argument. */
-    private final String sinceArgument;
+    private final WalkSource walks;
 
     ViewSource(
         final ViewModel model,
@@ -57,7 +51,6 @@ final class ViewSource
         this.included = model.included();
         this.excluded = model.excluded();
         this.sinceParameter = model.filtersByTick() ? "final int since, " : "";
-        this.sinceArgument = model.filtersByTick() ? "since, " : "";
         for (final ViewComponent component : included)
         {
             if (!component.tag())
@@ -65,6 +58,45 @@ final class ViewSource
                 passed.add(component);
             }
         }
+        final List<WalkSource.Lead> leads = new ArrayList<>();
+        for (final ViewComponent lead : included)
+        {
+            leads.add(new WalkSource.Lead()
+            {
+                @Override
+                public String suffix()
+                {
+                    return included.size() == 1 ? "" : "LedBy" + capitalized(lead.name());
+                }
+
+                @Override
+                public String extent()
+                {
+                    return storageField(lead) + ".extent()";
+                }
+
+                @Override
+                public void step(final JavaWriter out)
+                {
+                    leadEntity(lead);
+                    probes(lead);
+                    tickFilters(lead);
+                }
+
+                @Override
+                public String cursorParameter()
+                {
+                    return included.size() == 1 ? null : "final " + lead.storageType() + " " + storageField(lead);
+                }
+            });
+        }
+        final List<String> locals = new ArrayList<>();
+        for (final ViewComponent component : all())
+        {
+            locals.add("final " + component.storageType() + " " + storageField(component) + " = this." +
+                storageField(component) + ";");
+        }
+        this.walks = new WalkSource(out, lang, viewName, passed, leads, ENSURE_OPEN + "();", locals, sinceParameter);
     }
 
     String render()
@@ -83,11 +115,12 @@ final class ViewSource
         out.blank();
         constructor();
         out.blank();
-        forEach();
+        walks.forEach("Calls {@code action} once for each matching entity.", sinceDoc("only entities whose " +
+            filterDescription() + " after it are visited."));
         out.blank();
-        parallelForEach();
+        walks.parallelForEach(sinceDoc("only entities whose " + filterDescription() + " after it are visited."));
         out.blank();
-        cursorMethod();
+        walks.cursor(sinceDoc("only entities whose " + filterDescription() + " after it are visited."));
         out.blank();
         count();
         out.blank();
@@ -96,21 +129,18 @@ final class ViewSource
         sizeHint();
         out.blank();
         isOpen();
-        for (final ViewComponent lead : included)
-        {
-            out.blank();
-            forEachLedBy(lead);
-            out.blank();
-            walkLedBy(lead);
-        }
+        walks.loops();
         out.blank();
         leadStorage();
         out.blank();
         ensureOpen();
-        out.blank();
-        cursorClass();
         out.close();
         return out.toString();
+    }
+
+    private String sinceDoc(final String what)
+    {
+        return model.filtersByTick() ? "@param since  a tick: " + what : null;
     }
 
     private void header()
@@ -120,12 +150,9 @@ final class ViewSource
             out.line("package " + packageName + ";");
             out.blank();
         }
-        final TreeSet<String> imports = new TreeSet<>();
-        imports.add("dev.cairn.Entity");
-        imports.add("dev.cairn.World");
-        imports.add("dev.cairn.parallel.Chunks");
+        final TreeSet<String> imports = new TreeSet<>(WalkSource.imports(true));
+        imports.add("dev.cairn.world.World");
         imports.add("dev.cairn.set.SparseSet");
-        imports.add("java.util.concurrent.ForkJoinPool");
         if (markGenerated)
         {
             imports.add(GeneratedNames.GENERATED);
@@ -151,27 +178,12 @@ final class ViewSource
                 (excluded.isEmpty() ? "" : " but not " + ViewComponent.links(excluded, "or")) +
                 ". Generated from {@link " + interfaceName + "} by cairn-codegen; do not edit.",
             "<p>",
-            "Two forms, neither allocating: {@link #forEach(Action)} passes each entity with a positioned " +
-                "{@code Ref} per component, and the reusable {@link #cursor()} serves an ordinary loop:",
-            "<pre>{@code",
-            "for (" + viewName + ".Cursor c = view.cursor(); c.next(); )",
-            "{",
-            "    long entity = c.entity();" + (passed.isEmpty() ? "" : " // and c." + passed.get(0).name() + "() ..."),
-            "}",
-            "}</pre>",
-            "Each iteration leads with the included storage that is smallest when the iteration starts, walks it " +
-                "from back to front and probes the other storages, first at the same packed index and then through " +
-                "their sparse arrays; each {@code Ref} is positioned by the storage it belongs to. Removing the " +
-                "current entity, or any of its components, while iterating is safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that " +
-                "start to match during an iteration are visited if their leading component already sat in the part " +
-                "not yet walked (see views.md). Removing the leading component of an entity not yet visited from a " +
-                "swapping storage would move one from the part walked into its place: {@code forEach} then stops with an " +
-                "{@link IllegalStateException}; a cursor cannot tell, and may visit that entity again.",
-            "<p>",
-            "The {@code Ref}s given to an action, and the cursor's, belong to this view and stay positioned only " +
-                "until the next step; nest loops over two view objects, not one. Once the world is closed every " +
-                "method but {@link #sizeHint()} and {@link #isOpen()} throws {@link IllegalStateException}. Not " +
-                "thread-safe.");
+            "{@link #forEach(" + (model.filtersByTick() ? "int, " : "") + "Action)} passes each entity with a " +
+                "{@code Ref} per component, and {@link #cursor(" + (model.filtersByTick() ? "int" : "") + ")} serves " +
+                "an ordinary loop; neither allocates. A walk leads with the smallest included storage, front to " +
+                "back, and probes the others. The rules of walks are those of every walk (see {@link " +
+                "dev.cairn.View}): the structure holds still, changes are applied when the walk returns, and a " +
+                "{@code Ref} is valid during the step it was passed to. Not thread-safe.");
     }
 
     private void action()
@@ -203,18 +215,14 @@ final class ViewSource
         {
             out.line("private final " + component.storageType() + " " + storageField(component) + ";");
         }
-        for (final ViewComponent component : passed)
-        {
-            out.line("private final " + component.refType() + " " + refField(component) + ";");
-        }
+        out.line("private final Walks walks;");
         out.line("private final Cursor cursor;");
-        IterationGuard.field(out, lang);
     }
 
     private void constructor()
     {
         out.javadoc("Creates a view over a world's storages, creating any that do not exist yet. Keep it and " +
-                "iterate it as often as needed: each iteration sees the storages as they are then.",
+                "walk it as often as needed: each walk sees the storages as they are then.",
             "",
             "@param world the world whose entities to visit.");
         out.line("public " + viewName + "(final World world)");
@@ -223,143 +231,8 @@ final class ViewSource
         {
             out.line(storageField(component) + " = world.storage(" + component.storageType() + ".TYPE);");
         }
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + " = " + storageField(component) + ".ref();");
-        }
+        out.line("walks = Access.walks(" + storageField(included.get(0)) + ");");
         out.line("cursor = new Cursor();");
-        out.close();
-    }
-
-    private void forEach()
-    {
-        final List<String> doc = new ArrayList<>(List.of("Calls {@code action} once for each matching entity.", ""));
-        if (model.filtersByTick())
-        {
-            doc.add("@param since  a tick: only entities whose " + filterDescription() + " after it are visited.");
-        }
-        doc.add("@param action receives each entity and its components.");
-        doc.add("@throws IllegalStateException if called from inside an action of this same view, or if the world is " +
-            "closed; from {@code action}, closing the world or reordering the leading storage throws too.");
-        out.javadoc(doc.toArray(new String[0]));
-        out.line("public void forEach(" + sinceParameter + "final Action action)");
-        out.open();
-        out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each entity\");");
-        out.line(ENSURE_OPEN + "();");
-        IterationGuard.enter(out, lang, viewName, "a second " + viewName + " (new " + viewName + "(world))");
-        out.line("try");
-        out.open();
-        if (included.size() == 1)
-        {
-            out.line(forEachMethod(included.get(0)) + "(" + sinceArgument + "action);");
-        }
-        else
-        {
-            out.line("switch (" + LEAD_ORDINAL + "())");
-            out.open();
-            for (int k = 0; k < included.size(); k++)
-            {
-                out.line(k < included.size() - 1 ? "case " + k + ":" : "default:");
-                out.line("    " + forEachMethod(included.get(k)) + "(" + sinceArgument + "action);");
-                out.line("    break;");
-            }
-            out.close();
-        }
-        out.close();
-        out.line("finally");
-        out.open();
-        IterationGuard.exit(out, passed.stream().map(ViewSource::refField).toList());
-        out.close();
-        out.close();
-    }
-
-    private void parallelForEach()
-    {
-        final String since = model.filtersByTick() ? "since, " : "";
-        final List<String> doc = new ArrayList<>(List.of(
-            "Calls {@code action} once for each matching entity, on the {@linkplain ForkJoinPool#commonPool() common " +
-                "pool} in chunks of an automatic size; see {@link #parallelForEach(ForkJoinPool, int, " +
-                (since.isEmpty() ? "" : "int, ") + "Action)}.", ""));
-        if (model.filtersByTick())
-        {
-            doc.add("@param since  a tick: only entities whose " + filterDescription() + " after it are visited.");
-        }
-        doc.add("@param action receives each entity and its components, on any of the pool's threads.");
-        doc.add("@throws IllegalStateException if the world is closed or a parallel iteration of it runs already.");
-        out.javadoc(doc.toArray(new String[0]));
-        out.line("public void parallelForEach(" + sinceParameter + "final Action action)");
-        out.open();
-        out.line("parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, " + since + "action);");
-        out.close();
-        out.blank();
-
-        final List<String> full = new ArrayList<>(List.of(
-            "Calls {@code action} once for each matching entity, splitting the leading storage into chunks that run " +
-                "on {@code pool}: the same entities as {@code forEach}, each exactly once, back to front within a " +
-                "chunk and in no particular order across chunks. Each chunk has {@code Ref}s of its own; nothing is " +
-                "allocated per entity.",
-            "<p>",
-            "Until it returns, the world's structure is locked: the action may read any component and write the " +
-                "fields of the entity it visits (two actions writing one component of another entity race), and " +
-                "every structural change (create, destroy, add, remove, clear, sort, compact, groups, listeners) " +
-                "throws {@link IllegalStateException}: record those in a {@link dev.cairn.command.CommandBuffer} and " +
-                "apply it afterwards. The first exception an action throws reaches the caller once every started " +
-                "chunk has returned, later ones suppressed in it.",
-            "",
-            "@param pool      where the chunks run; the calling thread waits.",
-            "@param chunkSize packed indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}."));
-        if (model.filtersByTick())
-        {
-            full.add("@param since     a tick: only entities whose " + filterDescription() + " after it are visited.");
-        }
-        full.add("@param action    receives each entity and its components, on any of the pool's threads.");
-        full.add("@throws IllegalStateException    if the world is closed or a parallel iteration of it runs already.");
-        full.add("@throws IllegalArgumentException if {@code chunkSize} is negative.");
-        out.javadoc(full.toArray(new String[0]));
-        out.line("public void parallelForEach(");
-        out.line("    final ForkJoinPool pool, final int chunkSize, " + sinceParameter + "final Action action)");
-        out.open();
-        out.line("Chunks.requireValid(pool, chunkSize, action);");
-        out.line(ENSURE_OPEN + "();");
-        if (included.size() == 1)
-        {
-            parallelCall(included.get(0), since, "");
-        }
-        else
-        {
-            out.line("switch (" + LEAD_ORDINAL + "())");
-            out.open();
-            for (int k = 0; k < included.size(); k++)
-            {
-                out.line(k < included.size() - 1 ? "case " + k + ":" : "default:");
-                parallelCall(included.get(k), since, "    ");
-                out.line("    break;");
-            }
-            out.close();
-        }
-        out.close();
-    }
-
-    private void parallelCall(final ViewComponent lead, final String since, final String indent)
-    {
-        final String storage = storageField(lead);
-        out.line(indent + storage + ".forEachChunk(" + storage + ".extent(), pool, chunkSize, \"" + viewName +
-            ".parallelForEach\",");
-        out.line(indent + "    (from, to) -> " + walkMethod(lead) + "(from, to, " + since + "action));");
-    }
-
-    private void cursorMethod()
-    {
-        out.javadoc("This view's cursor, reset to the start of a new iteration: the same object every time. Unlike " +
-                "{@code forEach}, a cursor loop cannot announce itself, so closing the world from another thread " +
-                "while one runs is a data race that may read freed memory: stop the loop first.",
-            "",
-            model.filtersByTick() ? "@param since a tick: only entities whose " + filterDescription() +
-                " after it are visited." : null,
-            "@return the cursor, before the first entity: call {@link Cursor#next()} first.");
-        out.line("public Cursor cursor(" + (model.filtersByTick() ? "final int since" : "") + ")");
-        out.open();
-        out.line("return cursor." + RESET + "(" + (model.filtersByTick() ? "since" : "") + ");");
         out.close();
     }
 
@@ -368,9 +241,8 @@ final class ViewSource
         out.javadoc("Counts the matching entities: the member count of a single-storage view, else by walking the " +
                 "leading storage.",
             "",
-            model.filtersByTick() ? "@param since a tick: count only entities whose " + filterDescription() +
-                " after it." : null,
-            "@return how many entities an iteration started now would visit.");
+            sinceDoc("count only entities whose " + filterDescription() + " after it."),
+            "@return how many entities a walk started now would visit.");
         out.line("public int count(" + (model.filtersByTick() ? "final int since" : "") + ")");
         out.open();
         out.line(ENSURE_OPEN + "();");
@@ -381,26 +253,17 @@ final class ViewSource
             return;
         }
         out.line("final SparseSet lead = " + LEAD_STORAGE + "();");
-        localStorages(null);
-        out.line("lead.beginIteration(); // as forEach does: a close from another thread is refused meanwhile");
-        out.line("try");
-        out.open();
         out.line("int count = 0;");
-        out.line("for (int i = lead.extent() - 1; i >= 0; i--)");
+        out.line("for (int i = 0; i < lead.extent(); i++)");
         out.open();
         out.line("final long entity = lead.entityAt(i);");
         out.line("if (entity == Entity.NULL)");
         skip();
-        probes(null, false);
-        tickFilters(null, null);
+        probes(null);
+        tickFilters(null);
         out.line("count++;");
         out.close();
         out.line("return count;");
-        out.close();
-        out.line("finally");
-        out.open();
-        out.line("lead.endIteration();");
-        out.close();
         out.close();
     }
 
@@ -464,92 +327,6 @@ final class ViewSource
         out.close();
     }
 
-    /** The loop {@code forEach} runs when {@code lead} is the smallest included storage. */
-    private void forEachLedBy(final ViewComponent lead)
-    {
-        out.line("private void " + forEachMethod(lead) + "(" + sinceParameter + "final Action action)");
-        out.open();
-        localStorages(null);
-        for (final ViewComponent component : passed)
-        {
-            out.line("final " + component.refType() + " " + refLocal(component) + " = this." + refField(component) +
-                ";");
-        }
-        out.line(storageLocal(lead) + ".beginIteration();");
-        out.line("try");
-        out.open();
-        out.line("int i = " + storageLocal(lead) + ".extent();");
-        out.line("long moves = " + storageLocal(lead) + ".moveCount();");
-        out.line("while (--i >= 0)");
-        out.open();
-        leadEntity(lead, refLocal(lead));
-        probes(lead, true);
-        tickFilters(lead, true);
-        final List<String> arguments = new ArrayList<>();
-        arguments.add("entity");
-        for (final ViewComponent component : passed)
-        {
-            arguments.add(refLocal(component));
-        }
-        out.list("action.accept(", arguments, ");");
-        out.line("if (" + storageLocal(lead) + ".moveCount() != moves)");
-        out.open();
-        out.line(storageLocal(lead) + ".checkWalk(moves, i);");
-        out.line("moves = " + storageLocal(lead) + ".moveCount();");
-        out.close();
-        out.line("final int end = " + storageLocal(lead) + ".extent();");
-        out.line("if (i > end)");
-        out.open();
-        out.line("i = end;");
-        out.close();
-        out.close();
-        out.close();
-        out.line("finally");
-        out.open();
-        out.line(storageLocal(lead) + ".endIteration();");
-        out.close();
-        out.close();
-    }
-
-    /** One chunk of a parallel iteration: the loop of {@link #forEachLedBy} over {@code [from, to)}, with its own Refs. */
-    private void walkLedBy(final ViewComponent lead)
-    {
-        out.line("private void " + walkMethod(lead) + "(final int from, final int to, " + sinceParameter +
-            "final Action action)");
-        out.open();
-        localStorages(null);
-        for (final ViewComponent component : passed)
-        {
-            out.line("final " + component.refType() + " " + refLocal(component) + " = " + storageLocal(component) +
-                ".ref();");
-        }
-        out.line("try");
-        out.open();
-        out.line("int i = to;");
-        out.line("while (--i >= from)");
-        out.open();
-        leadEntity(lead, refLocal(lead));
-        probes(lead, true);
-        tickFilters(lead, true);
-        final List<String> arguments = new ArrayList<>();
-        arguments.add("entity");
-        for (final ViewComponent component : passed)
-        {
-            arguments.add(refLocal(component));
-        }
-        out.list("action.accept(", arguments, ");");
-        out.close();
-        out.close();
-        out.line("finally");
-        out.open();
-        for (final ViewComponent component : passed)
-        {
-            out.line(refLocal(component) + ".moveTo(-1);");
-        }
-        out.close();
-        out.close();
-    }
-
     private void leadStorage()
     {
         out.line("private SparseSet " + LEAD_STORAGE + "()");
@@ -606,194 +383,29 @@ final class ViewSource
         out.close();
     }
 
-    private void cursorClass()
-    {
-        out.javadoc("An external iteration over the view: {@link #next()} moves to the next matching entity and " +
-            "positions the component accessors on it. There is one per view, reset by {@link " + viewName +
-            "#cursor()}.");
-        out.line("public final class Cursor");
-        out.open();
-        for (final ViewComponent component : all())
-        {
-            out.assign("private final " + component.storageType() + " " + storageField(component),
-                viewName + ".this." + storageField(component) + ";");
-        }
-        for (final ViewComponent component : passed)
-        {
-            out.line("private final " + component.refType() + " " + refField(component) + " = " +
-                storageField(component) + ".ref();");
-        }
-        if (included.size() > 1)
-        {
-            out.line("private int lead;");
-        }
-        out.line("private int index;");
-        out.line("private long entity = Entity.NULL;");
-        out.line("private int reorders;");
-        if (model.filtersByTick())
-        {
-            out.line("private int since;");
-        }
-        out.blank();
-        out.line("private Cursor()");
-        out.open();
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + ".moveTo(-1);");
-        }
-        out.close();
-        out.blank();
-        out.javadoc("Moves to the next matching entity.",
-            "",
-            "@return true if on an entity; false at the end, where it stays.");
-        out.line("public boolean " + NEXT + "()");
-        out.open();
-        if (included.size() == 1)
-        {
-            nextBody(included.get(0), false);
-        }
-        else
-        {
-            out.line("switch (lead)");
-            out.open();
-            for (int k = 0; k < included.size(); k++)
-            {
-                out.line(k < included.size() - 1 ? "case " + k + ":" : "default:");
-                out.line("    return nextLedBy(" + storageLocal(included.get(k)) + ");");
-            }
-            out.close();
-        }
-        out.close();
-        if (included.size() > 1)
-        {
-            for (final ViewComponent lead : included)
-            {
-                out.blank();
-                out.line("private boolean nextLedBy(final " + lead.storageType() + " " + storageLocal(lead) + ")");
-                out.open();
-                nextBody(lead, true);
-                out.close();
-            }
-        }
-        out.blank();
-        out.javadoc("The entity the cursor is on.",
-            "",
-            "@return its handle, or {@link Entity#NULL} before the first and after the last entity.");
-        out.line("public long " + ENTITY + "()");
-        out.open();
-        out.line("return entity;");
-        out.close();
-        for (final ViewComponent component : passed)
-        {
-            out.blank();
-            out.javadoc("The current entity's {@link " + component.record().getQualifiedName() + "}.", "",
-                "@return its accessor, positioned on the current entity: the same object at every step.");
-            out.line("public " + component.refType() + " " + component.name() + "()");
-            out.open();
-            out.line("return " + refField(component) + ";");
-            out.close();
-        }
-        out.blank();
-        out.line("private Cursor " + RESET + "(" + (model.filtersByTick() ? "final int since" : "") + ")");
-        out.open();
-        out.line(ENSURE_OPEN + "();");
-        if (model.filtersByTick())
-        {
-            out.line("this.since = since;");
-        }
-        if (included.size() > 1)
-        {
-            out.line("lead = " + LEAD_ORDINAL + "();");
-        }
-        out.line("index = " + lang.of("Integer") + ".MAX_VALUE;");
-        out.line("reorders = " + LEAD_STORAGE + "().reorderCount();");
-        out.line("entity = Entity.NULL;");
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + ".moveTo(-1);");
-        }
-        out.line("return this;");
-        out.close();
-        out.close();
-    }
-
-    /**
-     * The cursor's step when {@code lead} leads: resume below the last index, clamped to the lead's extent. The lead's
-     * storage is the step method's parameter when there are several possible leads, so that each lead's step is an
-     * overload no component accessor (which takes no parameter) can clash with.
-     */
-    private void nextBody(final ViewComponent lead, final boolean leadIsParameter)
-    {
-        localStorages(leadIsParameter ? lead : null);
-        out.line("if (" + storageLocal(lead) + ".reorderCount() != reorders)");
-        out.open();
-        out.line(ENSURE_OPEN + "();");
-        out.line("throw new " + lang.of("IllegalStateException") + "(");
-        out.line("    " + storageLocal(lead) + ".name() + \" was sorted, swapped or compacted while this cursor walked \" +");
-        out.line("    \"it (or rebuilt: by World.reset() or a snapshot load); the rest of the walk would visit some \" +");
-        out.line("    \"entities twice and others never: start again with cursor()\");");
-        out.close();
-        out.line("int i = index;");
-        out.line("final int end = " + storageLocal(lead) + ".extent();");
-        out.line("if (i > end)");
-        out.open();
-        out.line("i = end;");
-        out.close();
-        out.line("while (--i >= 0)");
-        out.open();
-        leadEntity(lead, refField(lead));
-        probes(lead, false);
-        tickFilters(lead, false);
-        out.line("this.index = i;");
-        out.line("this.entity = entity;");
-        out.line("return true;");
-        out.close();
-        // The end of the iteration is written out here rather than called: a call that is not inlined, even on this
-        // rarely taken path, stops the JIT from keeping the caller's loop state across steps (2.5x slower loops).
-        out.line("index = 0;");
-        out.line("entity = Entity.NULL;");
-        for (final ViewComponent component : passed)
-        {
-            out.line(refField(component) + ".moveTo(-1);");
-        }
-        final List<String> closed = new ArrayList<>();
-        for (final ViewComponent component : all())
-        {
-            closed.add(storageLocal(component) + ".isClosed()");
-        }
-        out.chain("if (", closed, "||", ")");
-        out.open();
-        out.line(ENSURE_OPEN + "();");
-        out.close();
-        out.line("return false;");
-    }
-
     /**
      * Declares {@code entity}, the member at lead index {@code i}, and skips the step if there is none (a tombstone).
      * A lead with a {@code Ref} is read through the Ref, which is then positioned on it.
      */
-    private void leadEntity(final ViewComponent lead, final String ref)
+    private void leadEntity(final ViewComponent lead)
     {
-        out.line("final long entity = " + (lead.tag() ? storageLocal(lead) + ".entityAt(i)" :
-            ref + ".moveTo(i).entity()") + ";");
+        out.line("final long entity = " + (lead.tag() ? storageField(lead) + ".entityAt(i)" :
+            WalkSource.ref(lead) + ".moveTo(i).entity()") + ";");
         // Not "== Entity.NULL": the JIT folds "< 0" into the storage's own test of the packed value.
         out.line("if (entity < 0) // Entity.NULL: a tombstone");
         skip();
     }
 
     /**
-     * Emits the membership tests of the loop body for the entity at lead index {@code i}: exclusions first, so that an
-     * excluded entity positions no Ref, then the included storages, each hinted at {@code i} (excluded storages rarely
-     * hold an entity at the lead's index, so they are not hinted). With {@code lead} null (count's loop, where any
-     * included storage may lead) every included storage is probed through its storage, the lead too, where the hint
-     * finds the entity at once. Otherwise a component with a Ref is probed by positioning its Ref: the loop's local
-     * ({@code refLocals}) or the cursor's field.
+     * Emits the membership tests of a step for the entity at lead index {@code i}: exclusions first, so that an
+     * excluded entity positions no Ref, then the included storages, each hinted at {@code i}. With {@code lead} null
+     * (count's loop, where any included storage may lead) every included storage is probed through its storage.
      */
-    private void probes(final ViewComponent lead, final boolean refLocals)
+    private void probes(final ViewComponent lead)
     {
         for (final ViewComponent component : excluded)
         {
-            out.line("if (" + storageLocal(component) + ".indexOf(entity) >= 0)");
+            out.line("if (" + storageField(component) + ".indexOf(entity) >= 0)");
             skip();
         }
         for (final ViewComponent component : included)
@@ -804,12 +416,11 @@ final class ViewSource
             }
             if (lead != null && !component.tag())
             {
-                out.line("if (!" + (refLocals ? refLocal(component) : refField(component)) +
-                    ".moveToEntity(entity, i))");
+                out.line("if (!" + WalkSource.ref(component) + ".moveToEntity(entity, i))");
             }
             else
             {
-                out.line("if (" + storageLocal(component) + ".indexOf(entity, i) < 0)");
+                out.line("if (" + storageField(component) + ".indexOf(entity, i) < 0)");
             }
             skip();
         }
@@ -817,27 +428,26 @@ final class ViewSource
 
     /**
      * Emits the tick tests after the membership tests: each filtered component must have been added (or changed)
-     * after {@code since}. Its packed index is {@code i} when it leads, its Ref's index when the loop positioned one
-     * ({@code refLocals}: the walk's locals, false: the cursor's fields, null: none, as in count), else a lookup.
+     * after {@code since}. Its packed index is {@code i} when it leads, its Ref's index when the step positioned one,
+     * else a lookup.
      */
-    private void tickFilters(final ViewComponent lead, final Boolean refLocals)
+    private void tickFilters(final ViewComponent lead)
     {
         for (final ViewComponent component : model.added())
         {
-            tickFilter(component, "addedSince", lead, refLocals);
+            tickFilter(component, "addedSince", lead);
         }
         for (final ViewComponent component : model.changed())
         {
-            tickFilter(component, "changedSince", lead, refLocals);
+            tickFilter(component, "changedSince", lead);
         }
     }
 
-    private void tickFilter(
-        final ViewComponent component, final String test, final ViewComponent lead, final Boolean refLocals)
+    private void tickFilter(final ViewComponent component, final String test, final ViewComponent lead)
     {
-        final String storage = storageLocal(component);
-        final String index = component == lead ? "i" : refLocals != null && !component.tag() ?
-            (refLocals ? refLocal(component) : refField(component)) + ".index()" : storage + ".indexOf(entity, i)";
+        final String storage = storageField(component);
+        final String index = component == lead ? "i" : lead != null && !component.tag() ?
+            WalkSource.ref(component) + ".index()" : storage + ".indexOf(entity, i)";
         out.line("if (!" + storage + "." + test + "(" + index + ", since))");
         skip();
     }
@@ -855,18 +465,6 @@ final class ViewSource
             parts.add("{@link " + component.record().getQualifiedName() + "} was written");
         }
         return String.join(" and ", parts);
-    }
-
-    private void localStorages(final ViewComponent except)
-    {
-        for (final ViewComponent component : all())
-        {
-            if (component != except)
-            {
-                out.line("final " + component.storageType() + " " + storageLocal(component) + " = this." +
-                    storageField(component) + ";");
-            }
-        }
     }
 
     private void skip()
@@ -888,31 +486,16 @@ final class ViewSource
         return component.name() + "Storage";
     }
 
-    private static String storageLocal(final ViewComponent component)
+    private static String capitalized(final String name)
     {
-        return component.name() + "Storage";
+        return name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
     }
 
-    private static String refField(final ViewComponent component)
+    private static Set<String> union(final Set<String> a, final Set<String> b)
     {
-        return component.name() + "Ref";
-    }
-
-    private static String refLocal(final ViewComponent component)
-    {
-        return component.name() + "Ref";
-    }
-
-    private static String walkMethod(final ViewComponent lead)
-    {
-        final String name = lead.name();
-        return "walkLedBy" + name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
-    }
-
-    private static String forEachMethod(final ViewComponent lead)
-    {
-        final String name = lead.name();
-        return "forEachLedBy" + name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1);
+        final Set<String> all = new java.util.HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
     }
 
 }

@@ -2,7 +2,7 @@ package dev.cairn.codegen;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.codegen.fixture.Everything;
 import dev.cairn.codegen.fixture.Everything_SwapAndPopStorage;

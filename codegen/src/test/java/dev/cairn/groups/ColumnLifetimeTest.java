@@ -1,6 +1,6 @@
 package dev.cairn.groups;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,6 @@
 package dev.cairn.groups;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.parallel.Chunks;
 import org.junit.jupiter.api.AfterEach;

@@ -1,7 +1,7 @@
 package dev.cairn.groups;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.storage.ComponentStorage;
 import org.junit.jupiter.api.Test;

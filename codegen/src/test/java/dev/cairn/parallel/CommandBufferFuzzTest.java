@@ -3,7 +3,7 @@ package dev.cairn.parallel;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
 
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.cairn.parallel;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

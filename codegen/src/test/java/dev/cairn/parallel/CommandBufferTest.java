@@ -1,7 +1,7 @@
 package dev.cairn.parallel;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
 import dev.cairn.parallel.ParallelFixtures.Follow;
 import dev.cairn.parallel.ParallelFixtures.Mood;
@@ -258,8 +258,8 @@ final class CommandBufferTest
                 smallPositions.emplace(buffer, entities[i], i, i);
             }
 
-            final dev.cairn.memory.OffHeapExhaustedException thrown =
-                assertThrows(dev.cairn.memory.OffHeapExhaustedException.class, buffer::apply);
+            final dev.cairn.OffHeapExhaustedException thrown =
+                assertThrows(dev.cairn.OffHeapExhaustedException.class, buffer::apply);
 
             final int added = smallPositions.size();
             assertTrue(added > 0 && added < count, added + " added");

@@ -5,7 +5,7 @@ import dev.cairn.DeletionPolicy;
 import dev.cairn.EntityRef;
 import dev.cairn.Group;
 import dev.cairn.View;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.storage.ComponentStorage;
 
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.cairn.parallel;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
 import dev.cairn.parallel.ParallelFixtures.Frozen;
 import dev.cairn.parallel.ParallelFixtures.Health;

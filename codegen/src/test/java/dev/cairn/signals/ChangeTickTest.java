@@ -1,6 +1,6 @@
 package dev.cairn.signals;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.signals.SignalFixtures.Body;
 import dev.cairn.signals.SignalFixtures.Health;
 import dev.cairn.signals.SignalFixtures.Speed;

@@ -1,8 +1,8 @@
 package dev.cairn.signals;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.world.World;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signals.SignalFixtures.Body;
 import dev.cairn.signals.SignalFixtures.Ghost;

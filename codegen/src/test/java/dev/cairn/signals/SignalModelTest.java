@@ -1,7 +1,7 @@
 package dev.cairn.signals;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signals.SignalFixtures.Body;
 import dev.cairn.signals.SignalFixtures.Ghost;

@@ -1,8 +1,8 @@
 package dev.cairn.snapshots;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.world.World;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;

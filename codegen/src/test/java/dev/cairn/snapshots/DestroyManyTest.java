@@ -1,7 +1,7 @@
 package dev.cairn.snapshots;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.snapshots.SnapshotFixtures.Heat;
 import dev.cairn.snapshots.SnapshotFixtures.Link;
 import dev.cairn.snapshots.SnapshotFixtures.Marked;

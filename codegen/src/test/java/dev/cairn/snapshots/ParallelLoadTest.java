@@ -1,7 +1,7 @@
 package dev.cairn.snapshots;
 
-import dev.cairn.World;
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.world.World;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshot.SnapshotFormatException;
 import org.junit.jupiter.api.AfterAll;

@@ -1,7 +1,7 @@
 package dev.cairn.snapshots;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.snapshot.Snapshot;
@@ -417,7 +417,7 @@ class ResetTest
                     {
                         Snapshot.load(copy, snapshot.duplicate());
                     }
-                    catch (final dev.cairn.memory.OffHeapExhaustedException ex)
+                    catch (final dev.cairn.OffHeapExhaustedException ex)
                     {
                         refused++;
                         assertEquals(fresh, Worlds.digest(copy), "refused with a budget of " + budget);

@@ -1,7 +1,7 @@
 package dev.cairn.snapshots;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshots.SnapshotFixtures.Hue;

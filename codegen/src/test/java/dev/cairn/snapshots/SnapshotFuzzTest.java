@@ -2,7 +2,7 @@ package dev.cairn.snapshots;
 
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshot.SnapshotFormatException;

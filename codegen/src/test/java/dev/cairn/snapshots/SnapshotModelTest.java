@@ -1,6 +1,6 @@
 package dev.cairn.snapshots;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.snapshot.Snapshot;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

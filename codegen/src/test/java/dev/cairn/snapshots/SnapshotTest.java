@@ -1,11 +1,11 @@
 package dev.cairn.snapshots;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.group.RuntimeGroup;
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;

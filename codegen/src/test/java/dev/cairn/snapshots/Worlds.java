@@ -2,7 +2,7 @@ package dev.cairn.snapshots;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshots.SnapshotFixtures.Heat;

@@ -1,6 +1,6 @@
 package dev.cairn.views;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.snapshot.Snapshot;
 import org.junit.jupiter.api.Test;
 

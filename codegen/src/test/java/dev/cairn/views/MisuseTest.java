@@ -1,8 +1,8 @@
 package dev.cairn.views;
 
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.views.ViewFixtures.Pos;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package dev.cairn.views;
 
 import dev.cairn.DeletionPolicy;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.view.RuntimeView;

@@ -1,7 +1,7 @@
 package dev.cairn.views;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.views.ViewFixtures.Frozen;
 import dev.cairn.views.ViewFixtures.Hp;
 import dev.cairn.views.ViewFixtures.Marked;

@@ -1,6 +1,6 @@
 package dev.cairn.views;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.view.RuntimeView;
 import dev.cairn.views.ViewFixtures.Color;

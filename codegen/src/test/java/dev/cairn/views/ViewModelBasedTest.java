@@ -1,6 +1,6 @@
 package dev.cairn.views;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.views.ViewFixtures.Frozen;
 import dev.cairn.views.ViewFixtures.Hp;
 import dev.cairn.views.ViewFixtures.Kind;

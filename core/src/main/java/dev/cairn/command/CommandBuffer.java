@@ -1,11 +1,13 @@
 package dev.cairn.command;
 
 import dev.cairn.Entity;
-import dev.cairn.World;
-import dev.cairn.memory.ByteArrays;
+import dev.cairn.world.World;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.ByteArrays;
+import dev.cairn.internal.Walks;
 import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.Chunks;
-import dev.cairn.signal.Signal;
+import dev.cairn.internal.Failures;
 import dev.cairn.storage.ComponentStorage;
 import org.agrona.UnsafeApi;
 
@@ -40,7 +42,7 @@ import java.util.Arrays;
  * <p>
  * <b>Order.</b> {@code apply()} makes the changes in the order a sequential run would have recorded them, whatever the
  * thread count, the chunk size or the timing: commands recorded in a chunk of a parallel iteration are ordered by the
- * position of that chunk in the iteration (back to front, as {@code forEach} walks), and in the order recorded within
+ * position of that chunk in the iteration (front to back, as {@code forEach} walks), and in the order recorded within
  * a chunk; parallel iterations and what is recorded between them follow each other in time. Commands recorded outside
  * a parallel iteration by several threads at once are ordered by thread (the first thread to record first), which
  * depends on timing: record from one thread there.
@@ -197,7 +199,7 @@ public final class CommandBuffer
      * @return this thread's row, to write the fields into.
      * @throws IllegalArgumentException if the entity is neither, or the storage is not the world's.
      */
-    public Row record(final boolean patch, final ComponentStorage<?> storage, final long entity)
+    public dev.cairn.internal.Row record(final boolean patch, final ComponentStorage<?> storage, final long entity)
     {
         return beginRow(patch ? PATCH : ADD, storage, entity);
     }
@@ -322,7 +324,7 @@ public final class CommandBuffer
                 lane.reset();
             }
         }
-        Signal.rethrow(playback.failure);
+        Failures.rethrow(playback.failure);
         return playback.skipped;
     }
 
@@ -372,11 +374,11 @@ public final class CommandBuffer
 
     private void ensureUnlocked(final String what, final String advice)
     {
-        final String lockedBy = world.structureLockedBy();
-        if (lockedBy != null)
+        final Walks walks = Access.walks(world);
+        if (walks.isParallel())
         {
-            throw new IllegalStateException("a command buffer cannot be " + what + " while the structure of its World " +
-                "is locked (" + lockedBy + " runs): " + advice);
+            throw new IllegalStateException("a command buffer cannot be " + what + " while " + walks.heldBy() +
+                " runs in parallel (other threads may be recording into it): " + advice);
         }
     }
 
@@ -437,7 +439,7 @@ public final class CommandBuffer
         return lane;
     }
 
-    private Row beginRow(final byte operation, final ComponentStorage<?> storage, final long entity)
+    private dev.cairn.internal.Row beginRow(final byte operation, final ComponentStorage<?> storage, final long entity)
     {
         final Lane lane = lane();
         lane.begin(operation, lane.known(this, storage), requireEntity(entity), storage.rowBytes());
@@ -466,126 +468,6 @@ public final class CommandBuffer
         return value != Entity.NULL && (value & 0xFFFF_0000_0000_0000L) == (Long.MIN_VALUE | tag);
     }
 
-    /**
-     * The row a thread writes a component's fields into while recording it (what generated {@code emplace(commands,
-     * ...)} and {@code patch(commands, ...)} do); one per thread and buffer, reused. A field goes at its row offset
-     * (see {@link ComponentStorage#rowOffset(int)}), in the column's representation: a boolean as a byte 0 or 1, an
-     * enum as its ordinal. Write every field (a byte not written holds whatever an earlier command left there); a
-     * write outside the row throws {@link IndexOutOfBoundsException}, and a boolean other than 0 or 1 or an ordinal
-     * past the enum's constants makes that command's playback throw {@link IllegalArgumentException}.
-     */
-    public static final class Row
-    {
-        // 128 bytes the JVM lays out before the fields below (longs go first), so that the fields a thread writes
-        // with every command share no cache line with another thread's row or lane: two lanes placed side by side
-        // slowed each other's recording down.
-        long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
-        byte[] bytes;
-        /** Where the row starts in {@code bytes}. */
-        int offset;
-        int length;
-
-        /**
-         * Writes a byte (or a boolean, or an enum ordinal of up to 256 constants).
-         *
-         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
-         * @param value the value.
-         */
-        public void putByte(final int field, final byte value)
-        {
-            final byte[] bytes = this.bytes;
-            UnsafeApi.putByte(bytes, at(bytes, field, Byte.BYTES), value);
-        }
-
-        /**
-         * Writes a short (or an enum ordinal of more than 256 constants).
-         *
-         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
-         * @param value the value.
-         */
-        public void putShort(final int field, final short value)
-        {
-            final byte[] bytes = this.bytes;
-            UnsafeApi.putShortUnaligned(bytes, at(bytes, field, Short.BYTES), value);
-        }
-
-        /**
-         * Writes a char.
-         *
-         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
-         * @param value the value.
-         */
-        public void putChar(final int field, final char value)
-        {
-            final byte[] bytes = this.bytes;
-            UnsafeApi.putCharUnaligned(bytes, at(bytes, field, Character.BYTES), value);
-        }
-
-        /**
-         * Writes an int.
-         *
-         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
-         * @param value the value.
-         */
-        public void putInt(final int field, final int value)
-        {
-            final byte[] bytes = this.bytes;
-            UnsafeApi.putIntUnaligned(bytes, at(bytes, field, Integer.BYTES), value);
-        }
-
-        /**
-         * Writes a float.
-         *
-         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
-         * @param value the value.
-         */
-        public void putFloat(final int field, final float value)
-        {
-            final byte[] bytes = this.bytes;
-            UnsafeApi.putIntUnaligned(bytes, at(bytes, field, Float.BYTES), Float.floatToRawIntBits(value));
-        }
-
-        /**
-         * Writes a long (or an entity handle, or a placeholder of this buffer).
-         *
-         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
-         * @param value the value.
-         */
-        public void putLong(final int field, final long value)
-        {
-            final byte[] bytes = this.bytes;
-            UnsafeApi.putLongUnaligned(bytes, at(bytes, field, Long.BYTES), value);
-        }
-
-        /**
-         * Writes a double.
-         *
-         * @param field the field's row offset ({@link ComponentStorage#rowOffset(int)}).
-         * @param value the value.
-         */
-        public void putDouble(final int field, final double value)
-        {
-            final byte[] bytes = this.bytes;
-            UnsafeApi.putLongUnaligned(bytes, at(bytes, field, Double.BYTES), Double.doubleToRawLongBits(value));
-        }
-
-        /**
-         * Where a field goes in {@code bytes}, checked against that very array: the fields are read once, so a row
-         * misused from another thread while its lane grows throws or writes a stale row, never outside the array.
-         */
-        private long at(final byte[] bytes, final int field, final int width)
-        {
-            final int offset = this.offset;
-            final int length = this.length;
-            if (field < 0 || field > length - width || offset < 0 || offset > bytes.length - length)
-            {
-                throw new IndexOutOfBoundsException("a field of " + width + " bytes at " + field + " does not fit in " +
-                    "a row of " + length + " bytes");
-            }
-            return ByteArrays.BASE + offset + field;
-        }
-    }
-
     /** One thread's commands, and where each of its chunks' commands start. */
     static final class Lane
     {
@@ -606,7 +488,7 @@ public final class CommandBuffer
          */
         int runAt;
         int runHeader;
-        final Row row = new Row();
+        final dev.cairn.internal.Row row = new dev.cairn.internal.Row();
         /** The chunk of the owner thread. */
         Chunk chunk = Chunk.current();
         int length;
@@ -670,13 +552,13 @@ public final class CommandBuffer
                 length : startCommand(header, rowBytes);
             final byte[] bytes = this.bytes;
             UnsafeApi.putLongUnaligned(bytes, ByteArrays.BASE + entityAt, entity);
-            if (row.bytes != bytes)
+            if (row.bytes() != bytes)
             {
                 // Only after a growth: a reference store pays G1's write barrier (a memory fence once the row is in
                 // the old generation), which with every command slowed recording down.
-                row.bytes = bytes;
+                row.bytes(bytes);
             }
-            row.offset = entityAt + Long.BYTES;
+            row.offset(entityAt + Long.BYTES);
             length = entityAt + Long.BYTES + rowBytes;
             return this;
         }
@@ -699,7 +581,7 @@ public final class CommandBuffer
                 UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + length, header);
                 runAt = length;
                 runHeader = header;
-                row.length = rowBytes;
+                row.length(rowBytes);
             }
             return entityAt;
         }
@@ -830,7 +712,7 @@ public final class CommandBuffer
             openFrom = from;
             openEpoch = epochOf(from);
             segmentEpochs[segments] = openEpoch;
-            segmentKeys[segments] = from == Chunk.NONE ? Integer.MAX_VALUE : from;
+            segmentKeys[segments] = from; // Chunk.NONE, -1, before every chunk
             segmentStarts[segments] = length;
             segments++;
         }
@@ -870,7 +752,7 @@ public final class CommandBuffer
         }
     }
 
-    /** Every lane's segments in apply order: by epoch, then chunk from back to front, then lane, then as recorded. */
+    /** Every lane's segments in apply order: by epoch, then chunk from front to back, then lane, then as recorded. */
     private static final class Segments
     {
         private final int[] lane;
@@ -914,8 +796,8 @@ public final class CommandBuffer
                 {
                     return byEpoch;
                 }
-                // Chunks further back come first, as a sequential walk from back to front would record them.
-                final int byChunk = Integer.compare(right.segmentKeys[segmentOf[b]], left.segmentKeys[segmentOf[a]]);
+                // Chunks further front come first, as a sequential walk from front to back would record them.
+                final int byChunk = Integer.compare(left.segmentKeys[segmentOf[a]], right.segmentKeys[segmentOf[b]]);
                 return byChunk != 0 ? byChunk : Integer.compare(a, b);
             });
             final Segments segments = new Segments(count);
@@ -989,7 +871,7 @@ public final class CommandBuffer
             }
             catch (final RuntimeException | Error thrown)
             {
-                failure = Signal.collect(failure, thrown);
+                failure = Failures.collect(failure, thrown);
                 return;
             }
             if (operation == ADD && references.length == 0)
@@ -1018,7 +900,7 @@ public final class CommandBuffer
                 }
                 catch (final RuntimeException | Error thrown)
                 {
-                    failure = Signal.collect(failure, thrown);
+                    failure = Failures.collect(failure, thrown);
                 }
             }
         }
@@ -1042,7 +924,7 @@ public final class CommandBuffer
                 }
                 catch (final RuntimeException | Error thrown)
                 {
-                    failure = Signal.collect(failure, thrown);
+                    failure = Failures.collect(failure, thrown);
                 }
             }
         }
@@ -1094,7 +976,7 @@ public final class CommandBuffer
         /** Reports commands the playback could not read, collected with the other failures of this apply. */
         void reportOverwritten(final String skipped)
         {
-            failure = Signal.collect(failure, overwritten(skipped));
+            failure = Failures.collect(failure, overwritten(skipped));
         }
 
         /** A destroy, remove or patch: skipped (and counted) if the entity is not alive. */

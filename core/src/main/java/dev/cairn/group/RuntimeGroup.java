@@ -2,19 +2,19 @@ package dev.cairn.group;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.entity.EntityPool;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.Walks;
 import dev.cairn.parallel.ChunkAction;
+import dev.cairn.parallel.Chunks;
 import dev.cairn.set.IndexComparator;
-import dev.cairn.set.MoveLog;
 import dev.cairn.set.OrderClaim;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
-import dev.cairn.storage.StorageHook;
+import dev.cairn.internal.StorageHook;
 import dev.cairn.storage.Storages;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -57,20 +57,6 @@ import java.util.function.LongConsumer;
  */
 public final class RuntimeGroup implements AutoCloseable
 {
-    private static final VarHandle WALKS;
-
-    static
-    {
-        try
-        {
-            WALKS = MethodHandles.lookup().findVarHandle(RuntimeGroup.class, "walks", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
     private final Registry world;
     private final ComponentStorage<?>[] owned;
     private final ComponentStorage<?>[] with;
@@ -88,17 +74,6 @@ public final class RuntimeGroup implements AutoCloseable
     /** An owning group's entities sit at [0, length) of every owned storage. */
     private int length;
     private boolean closed;
-    /**
-     * The moves joins and leaves made in the group's range (its own or a nesting group's) while a walk ran, for walks
-     * that check that their action moved no entity across them ({@link #checkWalk}).
-     */
-    private final MoveLog moves = new MoveLog();
-    /**
-     * The walks and cursor walks under way: moves are logged only while there is one. Changed atomically through
-     * {@link #WALKS}, since a walk may be announced from any thread (the actions of a parallel iteration may walk the
-     * group); read plainly where moves are logged, by the one thread that may change the structure.
-     */
-    private int walks;
 
     private RuntimeGroup(final Builder builder)
     {
@@ -110,8 +85,8 @@ public final class RuntimeGroup implements AutoCloseable
         this.claims = new OrderClaim[owned.length];
         this.description = builder.describe();
         this.entities = owned.length == 0 ?
-            SparseSet.onSharedMemory(DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.pool, "group " +
-                description) : null;
+            SparseSet.onSharedMemory(DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.world.walks, builder.pool,
+                "group " + description) : null;
     }
 
     /**
@@ -192,52 +167,38 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Visits every entity of the group, from the back of its range to the front; allocates nothing. The action may
-     * remove the visited entity from the group (or destroy it); other entities leaving or joining the group in a way
-     * that would make the rest of the walk visit one twice or miss one stop the walk with an exception.
+     * Calls {@code action} with each entity of the group, from the front of its range to the back. A walk: the
+     * structure holds still, and changes the action makes are applied when it returns.
      *
      * @param action receives each entity.
-     * @throws IllegalStateException if the group or its world is closed, or the action moved another entity across
-     *                               the walk (see {@link #checkWalk}).
+     * @throws IllegalStateException if the group or its world is closed.
      */
     public void forEach(final LongConsumer action)
     {
         Objects.requireNonNull(action, "action is null: pass what to do with each entity");
-        beginIteration();
+        ensureOpen();
+        final int walk = world.walks.beginWalk("group " + description + ".forEach");
         try
         {
-            int i = extent();
-            long mark = moves.count();
-            while (--i >= 0)
+            final int end = extent();
+            for (int i = 0; i < end; i++)
             {
                 action.accept(entityAt(i));
-                if (moves.count() != mark)
-                {
-                    checkWalk(mark, i);
-                    mark = moves.count();
-                }
-                i = Math.min(i, extent());
             }
         }
-        finally
+        catch (final Throwable thrown)
         {
-            endIteration();
+            throw Failures.propagate(world.walks.end(walk, thrown));
         }
+        world.walks.end(walk);
     }
 
     /**
-     * Calls {@code action} with each index of an owning group's range, from the back to the front: at index
-     * {@code i} every owned storage holds the group's {@code i}th entity, which the action reaches through the
-     * storages' indexed accessors. The rules of a generated group's {@code forEachIndex} hold (see the groups guide):
-     * an index names a place, not an entity, so once the action removed the entity at {@code i}, or one of its owned
-     * components, the storages may hold other entities at {@code i}, or none; entities joining meanwhile are not
-     * visited; a change that moves an entity not yet visited across the walk stops it. A generated group's own
-     * {@code forEachIndex} does the same with a call site of its own, which the JIT inlines more readily.
+     * Calls {@code action} with each index of an owning group's range, from the front to the back: at index {@code i}
+     * every owned storage holds the group's {@code i}th entity. A walk, as {@link #forEach}.
      *
      * @param action receives each index.
-     * @throws IllegalStateException if the group is closed or owns no storage (a non-owning group's range is its own
-     *                               set: walk it with {@link #forEach}).
-     * @throws NullPointerException  if {@code action} is null.
+     * @throws IllegalStateException if the group owns no storage, or it or its world is closed.
      */
     public void forEachIndex(final IntConsumer action)
     {
@@ -248,29 +209,21 @@ public final class RuntimeGroup implements AutoCloseable
             throw new IllegalStateException("group " + description + " owns no storage, so its indices are not an " +
                 "index of any storage: walk it with forEach");
         }
-        beginIteration();
+        final int walk = world.walks.beginWalk("group " + description + ".forEachIndex");
         try
         {
-            // forEach's loop, kept apart: sharing it would allocate an action per walk and share one call site.
-            int i = extent();
-            long mark = moves.count();
-            while (--i >= 0)
+            final int end = length;
+            for (int i = 0; i < end; i++)
             {
                 action.accept(i);
-                if (moves.count() != mark)
-                {
-                    checkWalk(mark, i);
-                    mark = moves.count();
-                }
-                i = Math.min(i, extent());
             }
         }
-        finally
+        catch (final Throwable thrown)
         {
-            endIteration();
+            throw Failures.propagate(world.walks.end(walk, thrown));
         }
+        world.walks.end(walk);
     }
-
     /**
      * The end of the range an iteration walks: the group's entities are at indices {@code [0, extent())} of every
      * owned storage (or of a non-owning group's own set).
@@ -306,241 +259,32 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Announces a walk of the group (on the first owned storage, or the group's own set): closing the world or the
-     * group throws until {@link #endIteration()}, and so does sorting the group.
+     * Splits the group's range into chunks that run {@code action} on {@code pool}, as a parallel walk of the world:
+     * the engine of generated groups' {@code parallelForEach}.
      *
-     * @throws IllegalStateException if the group or its world is closed.
-     */
-    public void beginIteration()
-    {
-        ensureOpen();
-        final SparseSet lead = lead();
-        lead.beginIteration();
-        WALKS.getAndAdd(this, 1);
-        if (!lead.isStructureLocked())
-        {
-            // Under a parallel iteration nothing moves, and the actions' walks would race on the log.
-            resetWalkCheck();
-        }
-    }
-
-    /**
-     * Runs a parallel walk of the group's range {@code [0, extent())} in chunks on {@code pool}, with the world's
-     * structure locked, for generated groups; see {@link SparseSet#forEachChunk}.
-     *
-     * @param pool      where the chunks run.
-     * @param chunkSize indices per chunk, or {@link dev.cairn.parallel.Chunks#AUTOMATIC}.
-     * @param what      what runs, for the messages of refused changes.
+     * @param pool      where the chunks run; the calling thread waits.
+     * @param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.
+     * @param what      the walk, for messages.
      * @param action    walks one chunk.
-     * @throws IllegalStateException    if the group or world is closed, or a parallel iteration of the world runs.
-     * @throws IllegalArgumentException if {@code chunkSize} is negative.
+     * @throws IllegalStateException if the group or its world is closed, or a parallel walk of it runs already.
      */
     public void forEachChunk(
         final ForkJoinPool pool, final int chunkSize, final String what, final ChunkAction action)
     {
+        Chunks.requireValid(pool, chunkSize, action);
         ensureOpen();
-        lead().forEachChunk(extent(), pool, chunkSize, what, action);
+        world.walks.runParallel(what, pool, extent(), chunkSize, action);
     }
 
     /**
-     * Starts a walk that copies the owned storages' columns to and from arrays between calls to an action, for a
-     * generated group's {@code forEachBlock} (a {@code RuntimeGroup} has no block walk of its own: its columns' types
-     * are only known to generated code): locks the world's structure, so that no change of members, order or
-     * memory (nor a close) can move the columns under the copies, until {@link #endBlockWalk(String)}. The action may read
-     * and write component values meanwhile; every structural change throws {@link IllegalStateException} naming
-     * {@code what}.
+     * Sorts the group so that walks visit its entities in ascending {@code comparator} order, permuting every owned
+     * storage together; sorting an owned storage directly throws. The comparator runs with the structure held, as a
+     * listener: changes it makes are applied after the sort.
      *
-     * @param what the walk, for messages, for example {@code "MovementGroup.forEachBlock"}.
-     * @return the group's extent when the walk starts: the walk covers {@code [0, extent)}.
-     * @throws IllegalStateException if the group or the world is closed, or the structure is locked already (by a
-     *                               parallel iteration, a snapshot written to a channel, or another block walk).
-     */
-    public int beginBlockWalk(final String what)
-    {
-        ensureOpen();
-        world.offHeap.lockStructureForCopy(what);
-        try
-        {
-            // Announced as an iteration too, so that a close from another thread is refused, not run under a copy.
-            lead().beginIteration();
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            world.offHeap.unlockStructure();
-            throw ex;
-        }
-        return extent();
-    }
-
-    /**
-     * Ends a walk started by {@link #beginBlockWalk(String)}: unlocks the world's structure if that walk locked it.
-     * Call it in a {@code finally} block after a {@code beginBlockWalk} that returned; ending a walk whose start was
-     * refused, or with another description, does nothing, so it cannot lift the lock of what refused it. Descriptions
-     * are compared by identity: give each walker a string object of its own (a generated group makes one per
-     * instance), so that an equal string of another walker, or a literal, ends nothing.
-     *
-     * @param what the very string object passed to {@code beginBlockWalk}.
-     */
-    public void endBlockWalk(final String what)
-    {
-        if (world.offHeap.structureLockedBy() != what)
-        {
-            return;
-        }
-        try
-        {
-            lead().endIteration();
-        }
-        finally
-        {
-            world.offHeap.unlockStructure();
-        }
-    }
-
-    /**
-     * Ends a walk announced by {@link #beginIteration()}.
-     *
-     * @throws IllegalStateException if no walk is announced; nothing changes then.
-     */
-    public void endIteration()
-    {
-        endWalk("endIteration()");
-        lead().endIteration();
-    }
-
-    /**
-     * Announces the walk of a cursor, which cannot announce itself as {@link #beginIteration()} does: until
-     * {@link #endCursorWalk()}, joins and leaves log their moves for {@link #checkWalk}. A generated cursor calls it
-     * when reset, unless its walk before was never ended (a loop left early keeps the logging on, which only costs
-     * time, until that cursor reaches its end).
-     */
-    public void beginCursorWalk()
-    {
-        WALKS.getAndAdd(this, 1);
-    }
-
-    /**
-     * Ends a walk announced by {@link #beginCursorWalk()}: a generated cursor calls it when it reaches its end.
-     *
-     * @throws IllegalStateException if no walk is announced; nothing changes then.
-     */
-    public void endCursorWalk()
-    {
-        endWalk("endCursorWalk()");
-    }
-
-    /** Counts a walk ended, refusing a call that ends none: a count below zero would turn a later walk's check off. */
-    private void endWalk(final String call)
-    {
-        if ((int)WALKS.getAndAdd(this, -1) <= 0)
-        {
-            WALKS.getAndAdd(this, 1);
-            throw new IllegalStateException(call + " on group " + description + " without a walk to end; " +
-                "announce each walk once and end it once");
-        }
-    }
-
-    /**
-     * How many moves joins and leaves made in the group's range so far while a walk was announced
-     * ({@link #beginIteration()}, {@link #beginCursorWalk()}): a walk reads it before a step and passes it to
-     * {@link #checkWalk} when it changed.
-     *
-     * @return the count.
-     */
-    public long moveCount()
-    {
-        return moves.count();
-    }
-
-    /**
-     * Throws if a swap since {@code mark} moved an entity across a walk standing at {@code at}: from the part walked
-     * (at {@code at} or above) into the part not walked yet, or the other way, so that the rest of the walk would visit
-     * one entity twice and miss another, or an entity joined below {@code at}. Leaving or joining of the entity at
-     * {@code at} itself never does. The latest {@value MoveLog#KEPT} moves are checked one by one, earlier ones of the
-     * step as one span, which may throw when nothing crossed. A group left empty by the step (a {@code clear()} or
-     * {@code reset()} of its world, however the entities left) has nothing a walk could visit twice or miss: the walk
-     * ends there.
-     *
-     * @param mark what {@link #moveCount()} returned before the step.
-     * @param at   the index the walk visited in that step.
-     * @throws IllegalStateException if an entity crossed.
-     */
-    public void checkWalk(final long mark, final int at)
-    {
-        if (extent() == 0)
-        {
-            moves.restart();
-            return;
-        }
-        final String crossing = moves.crossing(mark, at);
-        if (crossing != null)
-        {
-            throw crossed(at, crossing);
-        }
-    }
-
-    /**
-     * Starts the conservative check of the moves pushed out of the log afresh: a walk calls it when it starts, and
-     * {@link #checkWalk} after each check.
-     */
-    public void resetWalkCheck()
-    {
-        moves.restart();
-    }
-
-    private IllegalStateException crossed(final int at, final String what)
-    {
-        return new IllegalStateException("while group " + description + " was walked at index " + at + ", other " +
-            "entities left or joined it: " + what + ", so the rest of the walk could visit an entity twice or miss " +
-            "one, and it stops here. Record such changes in a dev.cairn.command.CommandBuffer and apply it after the " +
-            "walk, or collect the entities and change them afterwards (a clear() or reset() of the world or of an " +
-            "owned storage, too, belongs after the walk)");
-    }
-
-    /** Logs a swap of two indices of the range. */
-    private void moved(final int a, final int b)
-    {
-        if (walks != 0)
-        {
-            moves.swapped(a, b);
-        }
-    }
-
-    /**
-     * Logs an entity joining at {@code at}: from outside the range into it, which a walk that has still to reach
-     * {@code at} would visit, though it joined after the walk started (or was visited already and left).
-     */
-    private void joined(final int at)
-    {
-        if (walks != 0)
-        {
-            moves.joined(at);
-        }
-    }
-
-    /**
-     * A number that changes whenever the group is sorted, or its range rebuilt because a group that nests with it was
-     * built; a cursor compares it at each step.
-     *
-     * @return the current count.
-     */
-    public int reorderCount()
-    {
-        return lead().reorderCount();
-    }
-
-    /**
-     * Sorts the group's entities so that iteration visits them in ascending {@code comparator} order, permuting every
-     * owned storage together.
-     *
-     * @param comparator compares packed indices of the owned storages, which are aligned: the {@code comparingX()}
-     *                   of any owned storage; it must only read.
-     * @throws IllegalArgumentException if the comparator says it reads a storage the group does not own.
-     * @throws IllegalStateException if the group is not owning, a more restrictive group nests in it (sorting would
-     *                               break that group's range; sort the innermost group), any owned storage is
-     *                               being iterated (for example by an enclosing group's walk), it or its world is
-     *                               closed, or the comparator changed the group or its storages; nothing is
-     *                               reordered then.
+     * @param comparator compares packed indices of the first owned storage.
+     * @throws IllegalArgumentException if the comparator reads another storage than the first owned one.
+     * @throws IllegalStateException    if the group owns nothing, a more restrictive group nests in it, or a walk or
+     *                                  listener holds the world's structure; nothing is reordered then.
      */
     public void sort(final IndexComparator comparator)
     {
@@ -559,42 +303,26 @@ public final class RuntimeGroup implements AutoCloseable
                 "cannot sort group " + description + ": group " + inner.description + " nests in it and keeps its " +
                 "entities at the front of the same storages; sort the innermost group");
         }
-        world.offHeap.requireUnlocked("sort group " + description + " of the World");
-        // Every owned storage must accept the permutation before the first one takes it: a storage being iterated
-        // or locked would otherwise refuse half-way, leaving the others permuted and the group misaligned.
-        for (final ComponentStorage<?> storage : owned)
+        world.walks.refuseWhileDeferring("sort group " + description, "sort it after the walk or listener returns");
+        for (final OrderClaim claim : claims)
         {
-            if (storage.isIterating() && !storage.isClosed())
-            {
-                throw new IllegalStateException("cannot sort group " + description + " while it, or its storage " +
-                    storage.name() + ", is being iterated; sort it after the iteration returns");
-            }
+            claim.ensureReorderable(length);
         }
-        final long[] layouts = new long[claims.length];
-        for (int k = 0; k < claims.length; k++)
+        final int hold = world.walks.hold("the comparator of group " + description + ".sort");
+        final int[] order;
+        try
         {
-            claims[k].ensureReorderable(length);
-            layouts[k] = claims[k].layoutVersion();
+            order = claims[0].sortedOrder(length, comparator);
         }
-        final int lengthBefore = length;
-        final int[] order = claims[0].sortedOrder(length, comparator);
-        // A comparator that made an entity join or leave, or moved members of another owned storage, would leave the
-        // storages misaligned once permuted: refused before any of them is.
-        boolean changed = closed || length != lengthBefore || innermostOther() != null;
-        for (int k = 0; k < claims.length; k++)
+        catch (final Throwable thrown)
         {
-            changed |= claims[k].set().isClosed() || claims[k].layoutVersion() != layouts[k];
-        }
-        if (changed)
-        {
-            throw new IllegalStateException("the comparator passed to the sort of group " + description +
-                " changed or closed the group or its storages; a comparator must only read, so the sort was not " +
-                "applied");
+            throw Failures.propagate(world.walks.end(hold, thrown));
         }
         for (final OrderClaim claim : claims)
         {
             claim.permute(order.clone(), length);
         }
+        world.walks.end(hold);
     }
 
     /**
@@ -644,14 +372,13 @@ public final class RuntimeGroup implements AutoCloseable
         }
         if (!owned0Closed())
         {
-            world.offHeap.requireUnlocked("close group " + description + " of the World");
-        }
-        if (!owned0Closed() && lead().isIterating())
-        {
-            throw new IllegalStateException(
-                "group " + description + " cannot be closed while it, or its storage " + lead().name() + ", is " +
-                "being iterated (by this group, a group nested with it, a view or the storage's own forEach); close " +
-                "it after the iteration returns");
+            world.walks.refuseWhileDeferring("close group " + description, "close it after the walk or listener " +
+                "returns");
+            if (world.walks.isWalked())
+            {
+                throw new IllegalStateException("group " + description + " cannot be closed while another thread " +
+                    "walks its world; close it after the walk returns");
+            }
         }
         closed = true;
         for (final Follower follower : followers)
@@ -746,7 +473,6 @@ public final class RuntimeGroup implements AutoCloseable
     {
         if (entities != null)
         {
-            joined(entities.extent());
             entities.insert(entity);
         }
         else if (family.groups.size() == 1)
@@ -764,7 +490,6 @@ public final class RuntimeGroup implements AutoCloseable
     {
         if (entities != null)
         {
-            moved(entities.indexOf(entity), entities.extent() - 1);
             entities.remove(entity);
         }
         else if (family.groups.size() == 1)
@@ -802,7 +527,6 @@ public final class RuntimeGroup implements AutoCloseable
             return;
         }
         final int at = length++;
-        joined(at);
         for (int k = 0; k < owned.length; k++)
         {
             if (from[k] != at)
@@ -840,7 +564,6 @@ public final class RuntimeGroup implements AutoCloseable
     {
         final int from = owned[0].indexOf(entity);
         final int at = length++;
-        family.movedIn(this, from, at);
         claims[0].swap(from, at);
         for (int k = 1; k < owned.length; k++)
         {
@@ -855,7 +578,6 @@ public final class RuntimeGroup implements AutoCloseable
     private void moveOut(final int from)
     {
         final int at = --length;
-        family.moved(from, at);
         for (final OrderClaim claim : claims)
         {
             claim.swap(from, at);
@@ -1008,37 +730,6 @@ public final class RuntimeGroup implements AutoCloseable
             return groups.get(groups.size() - 1);
         }
 
-        /** Logs a swap in the owned storages: it moves entities in the range of every group of the family. */
-        void moved(final int a, final int b)
-        {
-            for (int k = 0; k < groups.size(); k++)
-            {
-                groups.get(k).moved(a, b);
-            }
-        }
-
-        /**
-         * Logs an entity joining {@code group}, swapped from {@code from} to {@code at}: for the groups it nests in
-         * (before it), a swap inside their ranges; for it and the groups nested in it, an entity coming in at
-         * {@code at}.
-         */
-        void movedIn(final RuntimeGroup group, final int from, final int at)
-        {
-            boolean enclosing = true;
-            for (final RuntimeGroup each : groups)
-            {
-                enclosing &= each != group;
-                if (enclosing)
-                {
-                    each.moved(from, at);
-                }
-                else
-                {
-                    each.joined(at);
-                }
-            }
-        }
-
         /** Moves an entity into {@code group} and every group enclosing it, outermost first. */
         void join(final RuntimeGroup group, final long entity)
         {
@@ -1115,10 +806,6 @@ public final class RuntimeGroup implements AutoCloseable
             {
                 each.populate();
             }
-            for (final OrderClaim claim : claims.values())
-            {
-                claim.countReordering();
-            }
         }
 
         void remove(final RuntimeGroup group)
@@ -1146,6 +833,7 @@ public final class RuntimeGroup implements AutoCloseable
     {
         private final Storages storages;
         private final OffHeap offHeap;
+        private final Walks walks;
         private final EntityPool pool;
         private final List<RuntimeGroup> groups = new ArrayList<>();
 
@@ -1156,10 +844,11 @@ public final class RuntimeGroup implements AutoCloseable
          * @param offHeap  the world's memory, which non-owning groups' sets share.
          * @param pool     the world's entities.
          */
-        public Registry(final Storages storages, final OffHeap offHeap, final EntityPool pool)
+        public Registry(final Storages storages, final OffHeap offHeap, final Walks walks, final EntityPool pool)
         {
             this.storages = storages;
             this.offHeap = offHeap;
+            this.walks = walks;
             this.pool = pool;
         }
 
@@ -1210,7 +899,7 @@ public final class RuntimeGroup implements AutoCloseable
     }
 
     /**
-     * Collects a group's rule; {@link dev.cairn.World#group()} makes one.
+     * Collects a group's rule; {@link dev.cairn.world.World#group()} makes one.
      */
     public static final class Builder
     {
@@ -1324,26 +1013,27 @@ public final class RuntimeGroup implements AutoCloseable
          *                                   in each other (the message names two), a storage it would reorder is being
          *                                   iterated, a parallel iteration runs, or the world is closed; nothing is
          *                                   registered or changed then.
-         * @throws dev.cairn.memory.OffHeapExhaustedException if a non-owning group's memory cannot be allocated.
+         * @throws dev.cairn.OffHeapExhaustedException if a non-owning group's memory cannot be allocated.
          */
         public RuntimeGroup build()
         {
             validate();
-            if (offHeap.structureLockedBy() != null)
+            if (world.walks.isParallel())
             {
-                throw offHeap.lockedStructure("build group " + describe());
+                throw world.walks.refusedChange("build group " + describe(), "build it before the parallel walk or " +
+                    "after it");
+            }
+            if (!owned.isEmpty())
+            {
+                world.walks.refuseWhileDeferring("build group " + describe(), "an owning group reorders the " +
+                    "storages it owns as it is built; build it after the walk or listener returns");
             }
             final RuntimeGroup group = new RuntimeGroup(this);
             if (!owned.isEmpty())
             {
                 final Family family = familyFor(group);
-                for (final ComponentStorage<?> storage : family.claims.keySet())
-                {
-                    refuseIfIterated(storage, group);
-                }
                 for (final ComponentStorage<?> storage : owned)
                 {
-                    refuseIfIterated(storage, group);
                     if (!family.claims.containsKey(storage) && storage.ownerName() != null)
                     {
                         throw new IllegalStateException(
@@ -1384,16 +1074,6 @@ public final class RuntimeGroup implements AutoCloseable
             }
             world.groups.add(group);
             return group;
-        }
-
-        private static void refuseIfIterated(final ComponentStorage<?> storage, final RuntimeGroup group)
-        {
-            if (storage.isIterating())
-            {
-                throw new IllegalStateException(
-                    "cannot build group " + group.description + " while " + storage.name() + " is being iterated: " +
-                    "the group reorders it; build it after the iteration returns");
-            }
         }
 
         private void validate()

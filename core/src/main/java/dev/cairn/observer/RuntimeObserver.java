@@ -2,11 +2,12 @@ package dev.cairn.observer;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.entity.EntityPool;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.Walks;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
-import dev.cairn.storage.StorageHook;
+import dev.cairn.internal.StorageHook;
 import dev.cairn.storage.Storages;
 
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ import java.util.function.LongConsumer;
 public final class RuntimeObserver implements AutoCloseable
 {
     private final SparseSet entities;
-    private final OffHeap offHeap;
+    private final Walks walks;
     private final ComponentStorage<?>[] required;
     private final ComponentStorage<?>[] excluded;
     private final Map<ComponentStorage<?>, Follower> followers;
@@ -61,9 +62,9 @@ public final class RuntimeObserver implements AutoCloseable
         this.required = builder.required().toArray(new ComponentStorage<?>[0]);
         this.excluded = builder.without.toArray(new ComponentStorage<?>[0]);
         this.description = builder.describe();
-        this.offHeap = builder.offHeap;
+        this.walks = builder.walks;
         this.entities = SparseSet.onSharedMemory(
-            DeletionPolicy.IN_PLACE, builder.offHeap, builder.pool, "observer of " + description);
+            DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.walks, builder.pool, "observer of " + description);
         this.followers = new LinkedHashMap<>();
         for (final ComponentStorage<?> storage : builder.required())
         {
@@ -148,16 +149,39 @@ public final class RuntimeObserver implements AutoCloseable
     public void forEach(final LongConsumer action)
     {
         entities.forEach(action);
-        compactAfterWalks();
     }
 
     /**
-     * Empties the observer, typically once its entities have been handled; it goes on observing.
+     * Empties the observer: the entities collected so far are forgotten, and it collects anew. Inside a walk or a
+     * listener (the usual place: after handling each entity of a walk of this observer), the clear is recorded and
+     * made when the walk returns.
      *
-     * @throws IllegalStateException if the observer or its world is closed.
+     * @throws IllegalStateException if the observer is closed.
      */
     public void clear()
     {
+        entities.ensureOpen();
+        if (walks.isDeferring())
+        {
+            walks.deferred().task(new Runnable()
+            {
+                @Override
+                public void run()
+                {
+                    if (!entities.isClosed())
+                    {
+                        entities.clear();
+                    }
+                }
+
+                @Override
+                public String toString()
+                {
+                    return "the clear() of the observer of " + description;
+                }
+            });
+            return;
+        }
         entities.clear();
     }
 
@@ -185,41 +209,6 @@ public final class RuntimeObserver implements AutoCloseable
     }
 
     /**
-     * Announces a walk of the observer, as {@link SparseSet#beginIteration()} does: closing the world or the observer
-     * throws until {@link #endIteration()}.
-     *
-     * @throws IllegalStateException if the observer or its world is closed or being closed.
-     */
-    public void beginIteration()
-    {
-        entities.ensureOpen();
-        entities.beginIteration();
-    }
-
-    /**
-     * Ends a walk announced by {@link #beginIteration()}.
-     */
-    public void endIteration()
-    {
-        entities.endIteration();
-        compactAfterWalks();
-    }
-
-    /**
-     * Fills the holes entities left during walks once the last walk returned: while a walk runs, entities that join
-     * go behind it, and an observer whose entities leave and join in every walk would otherwise grow without bound.
-     * Nobody keeps an observer's indices between walks, so moving its entities is free to do.
-     */
-    private void compactAfterWalks()
-    {
-        if (entities.memberCount() != entities.size() && !entities.isIterating() && !entities.isStructureLocked() &&
-            !entities.isClosed())
-        {
-            entities.compact();
-        }
-    }
-
-    /**
      * Whether the observer is still open.
      *
      * @return false once it or its world is closed.
@@ -227,6 +216,16 @@ public final class RuntimeObserver implements AutoCloseable
     public boolean isOpen()
     {
         return !entities.isClosed();
+    }
+
+    /**
+     * Throws {@link IllegalStateException} if the observer, or its world, is closed.
+     *
+     * @throws IllegalStateException naming what was closed.
+     */
+    public void ensureOpen()
+    {
+        entities.ensureOpen();
     }
 
     /**
@@ -241,12 +240,11 @@ public final class RuntimeObserver implements AutoCloseable
         {
             return;
         }
-        offHeap.requireUnlocked("close the observer of " + description + " in the World");
-        if (entities.isIterating())
+        walks.refuseWhileDeferring("close the observer of " + description, "close it after the walk or listener " +
+            "returns");
+        if (walks.isParallel())
         {
-            throw new IllegalStateException(
-                "the observer of " + description + " cannot be closed while it is being iterated; close it after the " +
-                "iteration returns");
+            throw walks.refusedChange("close the observer of " + description, "close it after the parallel walk");
         }
         for (final Follower follower : followers.values())
         {
@@ -316,9 +314,7 @@ public final class RuntimeObserver implements AutoCloseable
                 // Room for every member the trigger storage will have (an insert adds one, an update none), and for
                 // the entry itself behind the holes when the observer cannot refill one: while it is walked.
                 final int members = storage.memberCount() + (storage.indexOf(entity) < 0 ? 1 : 0);
-                final int slots = entities.isIterating() || entities.memberCount() == entities.size() ?
-                    entities.size() + 1 : entities.size();
-                entities.reserveFor(entity, Math.max(members, slots));
+                entities.reserveFor(entity, Math.max(members, entities.size() + 1));
             }
         }
 
@@ -361,12 +357,13 @@ public final class RuntimeObserver implements AutoCloseable
     }
 
     /**
-     * Collects an observer's rule; {@link dev.cairn.World#observer()} makes one.
+     * Collects an observer's rule; {@link dev.cairn.world.World#observer()} makes one.
      */
     public static final class Builder
     {
         private final Storages world;
         private final OffHeap offHeap;
+        private final Walks walks;
         private final EntityPool pool;
         private final List<ComponentStorage<?>> onAdded = new ArrayList<>();
         private final List<ComponentStorage<?>> onUpdated = new ArrayList<>();
@@ -378,12 +375,14 @@ public final class RuntimeObserver implements AutoCloseable
          *
          * @param world   where component classes are looked up.
          * @param offHeap the world's memory, which the observer's set shares.
+         * @param walks   the world's walks.
          * @param pool    the world's entities.
          */
-        public Builder(final Storages world, final OffHeap offHeap, final EntityPool pool)
+        public Builder(final Storages world, final OffHeap offHeap, final Walks walks, final EntityPool pool)
         {
             this.world = world;
             this.offHeap = offHeap;
+            this.walks = walks;
             this.pool = pool;
         }
 
@@ -485,10 +484,14 @@ public final class RuntimeObserver implements AutoCloseable
          * @return the observer.
          * @throws IllegalArgumentException  if the rule has no trigger, or a component is both required and excluded.
          * @throws IllegalStateException     if the world is closed.
-         * @throws dev.cairn.memory.OffHeapExhaustedException if its memory cannot be allocated.
+         * @throws dev.cairn.OffHeapExhaustedException if its memory cannot be allocated.
          */
         public RuntimeObserver build()
         {
+            if (walks.isParallel())
+            {
+                throw walks.refusedChange("build an observer", "build it before the parallel walk or after it");
+            }
             if (onAdded.isEmpty() && onUpdated.isEmpty())
             {
                 throw new IllegalArgumentException(

@@ -24,6 +24,8 @@ public final class Chunk
 
     long epoch;
     int from = NONE;
+    /** What a world defers from this chunk, kept for the chunk: {@link dev.cairn.internal.Deferred}'s to read. */
+    private Object deferred;
 
     private Chunk()
     {
@@ -51,9 +53,8 @@ public final class Chunk
     }
 
     /**
-     * The place of the chunk this thread walks in its run's apply order, highest first: the chunk's first packed index
-     * (so chunks apply back to front, as {@code forEach} walks), or for a run of {@link Chunks#frontToBack} actions
-     * {@code Integer.MAX_VALUE - 1 -} that index.
+     * The first index of the chunk this thread walks: chunks apply in the order of their first index, as a sequential
+     * walk from front to back would make their changes.
      *
      * @return it, or {@link #NONE} outside any chunk.
      */
@@ -62,9 +63,30 @@ public final class Chunk
         return from;
     }
 
+    /**
+     * What the world being walked defers from this chunk, if it has started to.
+     *
+     * @return the object {@link #deferred(Object)} last set in this chunk, or null.
+     */
+    public Object deferred()
+    {
+        return deferred;
+    }
+
+    /**
+     * Keeps what the world being walked defers from this chunk.
+     *
+     * @param deferred the world's queue for the chunk.
+     */
+    public void deferred(final Object deferred)
+    {
+        this.deferred = deferred;
+    }
+
     void set(final long epoch, final int from)
     {
         this.epoch = epoch;
         this.from = from;
+        this.deferred = null;
     }
 }

@@ -2,7 +2,7 @@ package dev.cairn.parallel;
 
 /**
  * The work of one chunk of a parallel iteration: generated views and groups walk the packed indices
- * {@code [from, to)} of their leading set, from back to front, with accessors of their own.
+ * {@code [from, to)} of their leading set, from front to back, with accessors of their own.
  */
 @FunctionalInterface
 public interface ChunkAction

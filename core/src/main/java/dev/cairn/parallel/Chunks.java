@@ -22,7 +22,7 @@ import java.util.concurrent.locks.LockSupport;
  * which is why its order does not depend on threads or chunk size.
  * <p>
  * <b>Nesting.</b> A run started from inside a chunk of another run (a {@code parallelForEach} of another world in an
- * action) does not fork: it walks its chunks on the calling thread, back to front as a sequential {@code forEach}
+ * action) does not fork: it walks its chunks on the calling thread, front to back as a sequential {@code forEach}
  * would, inside the outer chunk, so commands it records keep their place in the outer run's order.
  */
 public final class Chunks
@@ -83,37 +83,6 @@ public final class Chunks
     }
 
     /**
-     * Marks an action whose chunks are walked front to back, each from its first index, as a block walk does: what the
-     * action records in a {@link dev.cairn.command.CommandBuffer} is then applied with the chunks front to back too,
-     * not back to front as for a {@code forEach}, so that it comes out as a sequential walk front to back records it.
-     *
-     * @param action walks one chunk from its first index to its last.
-     * @return the action, marked.
-     */
-    public static ChunkAction frontToBack(final ChunkAction action)
-    {
-        java.util.Objects.requireNonNull(action, "action");
-        return new FrontToBack(action);
-    }
-
-    /** An action marked by {@link #frontToBack}. */
-    private static final class FrontToBack implements ChunkAction
-    {
-        private final ChunkAction action;
-
-        FrontToBack(final ChunkAction action)
-        {
-            this.action = action;
-        }
-
-        @Override
-        public void walk(final int from, final int to)
-        {
-            action.walk(from, to);
-        }
-    }
-
-    /**
      * Runs {@code action} over {@code [0, extent)} in chunks on {@code pool}, and returns when all have.
      *
      * @param pool      where the chunks run; the calling thread waits (and may help).
@@ -140,7 +109,7 @@ public final class Chunks
             final Run nested = new Run(Chunk.current().epoch(), extent, size, action);
             for (int n = 0; n < chunks && nested.failure == null; n++)
             {
-                nested.walk(nested.frontToBack ? n : chunks - 1 - n);
+                nested.walk(n);
             }
             nested.rethrow();
             return;
@@ -215,8 +184,6 @@ public final class Chunks
         final int extent;
         final int size;
         final ChunkAction action;
-        /** Whether the chunks are applied front to back ({@link #frontToBack}). */
-        final boolean frontToBack;
         volatile Throwable failure;
         /** Chunks walking now; {@link #stopAndAwait} waits for 0 once no chunk may start any more. */
         private final AtomicInteger running = new AtomicInteger();
@@ -229,7 +196,6 @@ public final class Chunks
             this.extent = extent;
             this.size = size;
             this.action = action;
-            this.frontToBack = action instanceof FrontToBack;
         }
 
         void chunk(final int k)
@@ -246,9 +212,7 @@ public final class Chunks
                 final Chunk chunk = Chunk.current();
                 final long outerEpoch = chunk.epoch;
                 final int outerFrom = chunk.from;
-                // A command buffer applies chunks from the highest key down: for a front-to-back run, the key of
-                // the first chunk is the highest (and none is Chunk.NONE or the key of commands outside any chunk).
-                chunk.set(epoch, frontToBack ? Integer.MAX_VALUE - 1 - k * size : k * size);
+                chunk.set(epoch, k * size);
                 try
                 {
                     walk(k);

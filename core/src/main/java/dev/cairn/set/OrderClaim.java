@@ -53,22 +53,9 @@ public final class OrderClaim
      */
     public void swap(final int a, final int b)
     {
-        set.ensureMutable("reorder");
-        ensureHeld("reorder");
-        set.swapClaimed(a, b);
-    }
-
-    /**
-     * Counts a reordering made with {@link #swap} that a cursor must not walk through: a group rebuilding its range.
-     * A cursor over the set throws at its next step, as after a sort.
-     *
-     * @throws IllegalStateException if the claim was released, or the set is closed.
-     */
-    public void countReordering()
-    {
         set.ensureOpen();
         ensureHeld("reorder");
-        set.countReordering();
+        set.swapClaimed(a, b);
     }
 
     /**
@@ -87,20 +74,12 @@ public final class OrderClaim
      */
     public int[] sortedOrder(final int length, final IndexComparator comparator)
     {
-        ensureReorderable(length);
         final int[] order = new int[length];
         for (int k = 0; k < length; k++)
         {
             order[k] = k;
         }
-        final long layoutBefore = set.layoutVersion();
-        IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
-        if (set.isClosed() || set.layoutVersion() != layoutBefore)
-        {
-            throw new IllegalStateException(
-                "the comparator passed to the sort of " + owner + " changed or closed " + set.name() + ", which it " +
-                "owns; a comparator must only read, so the sort was not applied");
-        }
+        IndexSort.sort(order, length, comparator);
         return order;
     }
 
@@ -145,7 +124,6 @@ public final class OrderClaim
             }
             seen[from] = true;
         }
-        set.countReordering();
         set.applyPermutation(order, length);
     }
 
@@ -161,13 +139,8 @@ public final class OrderClaim
      */
     public void ensureReorderable(final int length)
     {
-        set.ensureMutable("sort");
+        set.ensureOpen();
         ensureHeld("reorder");
-        if (set.isIterating())
-        {
-            throw new IllegalStateException(
-                "cannot sort " + set.name() + " while it is being iterated; do it after the iteration returns");
-        }
         set.requireMembersBelow(length);
     }
 

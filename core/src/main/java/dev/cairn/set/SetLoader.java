@@ -2,7 +2,7 @@ package dev.cairn.set;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.entity.EntityPool;
+import dev.cairn.internal.EntityPool;
 import dev.cairn.snapshot.SnapshotInput;
 import org.agrona.UnsafeApi;
 

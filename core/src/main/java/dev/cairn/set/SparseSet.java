@@ -1,24 +1,20 @@
 package dev.cairn.set;
 
-import dev.cairn.memory.OffHeapExhaustedException;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.entity.EntityPool;
-import dev.cairn.memory.Columns;
-import dev.cairn.memory.OffHeap;
-import dev.cairn.parallel.ChunkAction;
-import dev.cairn.parallel.Chunks;
-import dev.cairn.signal.Signal;
+import dev.cairn.OffHeapExhaustedException;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.Columns;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.Walks;
 import dev.cairn.snapshot.SnapshotInput;
 import dev.cairn.snapshot.SnapshotOutput;
 import org.agrona.UnsafeApi;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.concurrent.ForkJoinPool;
 import java.util.function.LongConsumer;
 
 /**
@@ -40,24 +36,14 @@ import java.util.function.LongConsumer;
  *     <li>members and tombstones occupy {@code [0, extent())}; {@link DeletionPolicy#SWAP_ONLY} released entries
  *     occupy {@code [extent(), size())}, and for the other policies {@code extent() == size()}.</li>
  * </ul>
- * <b>Iteration</b> runs from the back of the packed array to the front, so erasing the current element during
- * {@link #forEach(LongConsumer)} is safe. Sorting arranges the packed array so that this iteration order follows the
- * comparator. While an iteration is in progress ({@link #beginIteration()}), operations that reorder members
- * ({@link #sort}, {@link #sortAs}, {@link #swapElements}, {@link #compact()}) throw instead of making the iteration
- * visit some members twice and others never, and closing the memory's owner throws instead of freeing memory the
- * iteration reads.
+ * <b>Walks</b> go from the front of the packed array to the back, and {@link #sort} arranges the packed array in the
+ * comparator's order, so a walk visits the members sorted. While a walk runs, the set holds still: a set of a world
+ * records the changes made meanwhile and makes them when the walk returns (see {@code World}); a set made on its own
+ * refuses them with an {@link IllegalStateException}, as it refuses reordering and closing.
  * <p>
- * <b>Iteration protocol</b> for generated views: {@link #beginIteration()} and {@link #endIteration()} around a walk
- * of {@code i} from {@link #extent()} - 1 down to 0 that reads the member at {@code i} (a storage's {@code Ref}
- * positioned there, or {@link #entityAt(int)}; skipping {@link Entity#NULL}) and probes other sets with
- * {@link #indexOf(long, int)} at hint {@code i}; after each step the walk clamps {@code i} to the current
- * {@link #extent()}. An external cursor, which cannot bracket its iteration, compares {@link #reorderCount()}
- * instead.
- * <p>
- * <b>Memory.</b> A standalone set owns its memory and {@link #close()} frees it. A set built on a
- * {@link dev.cairn.World}'s memory lives as long as the world: {@link #close()} throws, and closing the world makes
- * every later use of the set throw {@link IllegalStateException}. Not thread-safe, except that iterations on other
- * threads are detected by close.
+ * <b>Memory.</b> A standalone set owns its memory and {@link #close()} frees it. A set built on a world's memory lives
+ * as long as the world: {@link #close()} throws, and closing the world makes every later use of the set throw
+ * {@link IllegalStateException}. Not thread-safe.
  */
 public class SparseSet implements AutoCloseable
 {
@@ -74,23 +60,15 @@ public class SparseSet implements AutoCloseable
     /** What {@link #indexOrInsertAlive} returns for an entity that is not alive: below every {@code -1 - index}. */
     protected static final int NOT_ALIVE = Integer.MIN_VALUE;
     private static final long[] NO_PAGES = new long[0];
-    private static final long[] NO_ENTITIES = new long[0];
-    private static final VarHandle ITERATIONS;
 
     static
     {
-        try
-        {
-            ITERATIONS = MethodHandles.lookup().findVarHandle(SparseSet.class, "iterations", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
+        Access.installWalks(SparseSet.class, set -> ((SparseSet)set).walks);
     }
 
     private final DeletionPolicy policy;
     private final OffHeap offHeap;
+    private final Walks walks;
     private final boolean ownsMemory;
     /** Whether the memory's owner (a World), not this set alone, was closed: then messages name the owner. */
     private boolean closedWithOwner;
@@ -117,31 +95,13 @@ public class SparseSet implements AutoCloseable
     private int freeHead = ABSENT;
     /** Counts the operations that may have changed which member is at which index; see layoutVersion(). */
     private long layoutVersion;
-    /** Counts the operations that reorder members on purpose (sort, sortAs, swapElements, compact). */
-    private int reorderCount;
     /** The structure (a group) that orders this set's members, or null; see claimOrder(). */
     private OrderClaim claim;
-    /** Whether a swapping set was cleared during the walks in progress: it refuses inserts until they return. */
-    private boolean clearedUnderWalk;
-    /** An in-place set cleared under a walk: it holds only holes, to be dropped when the walk returns if still empty. */
-    private boolean punchedUnderWalk;
-    /** The moves removals, inserts and an owner made while the set was walked, for walks that check none crossed. */
-    private final MoveLog walkMoves = new MoveLog();
-    /** {@code walkMoves.count()}, kept here so that a walk's check after each step is one load. */
-    private long walkMoveCount;
     /** Why {@link #insert(long)} is refused, for sets whose members need payload and announcements; else null. */
     private String insertRefusal;
     /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
     private boolean hooked;
-    /** The members whose removal is being announced, innermost last: removing one again skips its listeners. */
-    private long[] announced = NO_ENTITIES;
-    private int announcedCount;
-    /** Iterations in progress, from any thread; changed atomically through ITERATIONS. */
-    @SuppressWarnings("unused")
-    private volatile int iterations;
     private boolean closed;
-    /** True while the memory's structure is locked (a parallel iteration runs): changes throw, reads go on. */
-    private boolean locked;
 
     /**
      * Creates an empty standalone set that owns its off-heap memory and accepts any well-formed handle.
@@ -150,7 +110,7 @@ public class SparseSet implements AutoCloseable
      */
     public SparseSet(final DeletionPolicy policy)
     {
-        this(policy, null, null, "sparse set");
+        this(policy, null, null, null, "sparse set");
     }
 
     /**
@@ -159,6 +119,7 @@ public class SparseSet implements AutoCloseable
      * @param policy        what erase does.
      * @param offHeap       the owner of this set's memory (a world's), or null for a set that owns its memory and
      *                      frees it on {@link #close()}.
+     * @param walks         the walks of the world whose memory it is; null with {@code offHeap}.
      * @param pool          if not null, only entities alive in this pool may be inserted.
      * @param name          what exception messages call this set, for example {@code "Position storage"}.
      * @param payloadWidths the byte width of each payload column: 1, 2, 4 or 8.
@@ -166,11 +127,12 @@ public class SparseSet implements AutoCloseable
     protected SparseSet(
         final DeletionPolicy policy,
         final OffHeap offHeap,
+        final Walks walks,
         final EntityPool pool,
         final String name,
         final int... payloadWidths)
     {
-        this(policy, offHeap, pool, name, false, payloadWidths);
+        this(policy, offHeap, walks, pool, name, false, payloadWidths);
     }
 
     /**
@@ -180,19 +142,21 @@ public class SparseSet implements AutoCloseable
      *
      * @param policy  what erase does.
      * @param offHeap the owner of the memory.
+     * @param walks   the walks of the world whose memory it is.
      * @param pool    if not null, only entities alive in this pool may be inserted.
      * @param name    what exception messages call this set.
      * @return the new set.
      */
     public static SparseSet onSharedMemory(
-        final DeletionPolicy policy, final OffHeap offHeap, final EntityPool pool, final String name)
+        final DeletionPolicy policy, final OffHeap offHeap, final Walks walks, final EntityPool pool, final String name)
     {
-        return new SparseSet(policy, Objects.requireNonNull(offHeap, "offHeap"), pool, name, true);
+        return new SparseSet(policy, Objects.requireNonNull(offHeap, "offHeap"), walks, pool, name, true);
     }
 
     private SparseSet(
         final DeletionPolicy policy,
         final OffHeap offHeap,
+        final Walks walks,
         final EntityPool pool,
         final String name,
         final boolean closable,
@@ -205,6 +169,7 @@ public class SparseSet implements AutoCloseable
         this.policy = policy;
         this.ownsMemory = offHeap == null;
         this.offHeap = ownsMemory ? new OffHeap(name) : offHeap;
+        this.walks = ownsMemory ? new Walks(name, false) : Objects.requireNonNull(walks, "walks");
         this.pool = pool;
         this.name = name;
         final int[] widths = new int[payloadWidths.length + 1];
@@ -212,32 +177,10 @@ public class SparseSet implements AutoCloseable
         System.arraycopy(payloadWidths, 0, widths, 1, payloadWidths.length);
         this.dense = new Columns(this.offHeap, widths);
         this.closable = closable;
-        this.holder = new OffHeap.Holder()
+        this.holder = () ->
         {
-            @Override
-            public boolean isIterating()
-            {
-                return SparseSet.this.isIterating();
-            }
-
-            @Override
-            public void memoryFreed()
-            {
-                closedWithOwner = true;
-                forgetMemory();
-            }
-
-            @Override
-            public void structureLocked(final boolean locked)
-            {
-                SparseSet.this.locked = locked;
-            }
-
-            @Override
-            public String toString()
-            {
-                return SparseSet.this.name;
-            }
+            closedWithOwner = true;
+            forgetMemory();
         };
         this.offHeap.register(holder);
     }
@@ -274,11 +217,11 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * End of the region iteration walks: members and tombstones live in {@code [0, extent())}. For
+     * End of the region walks cover: members and tombstones live in {@code [0, extent())}. For
      * {@link DeletionPolicy#SWAP_ONLY} this is the boundary in front of the released entries; for the other policies
      * it equals {@link #size()}.
      *
-     * @return the extent iteration walks; 0 once closed.
+     * @return the extent walks cover; 0 once closed.
      */
     public final int extent()
     {
@@ -343,7 +286,7 @@ public class SparseSet implements AutoCloseable
     public final int indexOf(final long entity, final int hint)
     {
         // A negative value is never a member, though it may equal a tombstone's bits.
-        if (hint >= 0 && hint < extent() && packedGet(hint) == entity && entity >= 0)
+        if (hint >= 0 && hint < extent && packedGet(hint) == entity && entity >= 0)
         {
             return hint;
         }
@@ -373,12 +316,13 @@ public class SparseSet implements AutoCloseable
      *
      * @param entity a well-formed handle that is not a member.
      * @return the packed index the entity now occupies.
-     * @throws IllegalArgumentException if {@code entity} is NULL, malformed, already a member, shares its entity index
-     *                                  with a member of another version, or (for a set bound to a pool) is not alive.
-     * @throws IllegalStateException    if the set is closed.
-     * @throws OffHeapExhaustedException         if memory for a sparse page or a larger packed array cannot be allocated.
-     * @throws UnsupportedOperationException     on a component storage: it adds members with values ({@code emplace},
-     *                                           {@code add}) and announces them; nothing changes.
+     * @throws IllegalArgumentException      if {@code entity} is NULL, malformed, already a member, shares its entity
+     *                                       index with a member of another version, or (for a set bound to a pool)
+     *                                       is not alive.
+     * @throws IllegalStateException         if the set is closed, or walked.
+     * @throws OffHeapExhaustedException     if memory for a sparse page or a larger packed array cannot be allocated.
+     * @throws UnsupportedOperationException on a component storage: it adds members with values ({@code emplace},
+     *                                       {@code add}) and announces them; nothing changes.
      */
     public final int insert(final long entity)
     {
@@ -397,16 +341,12 @@ public class SparseSet implements AutoCloseable
      * @param entity a well-formed handle that is not a member.
      * @return the packed index the entity now occupies.
      * @throws IllegalArgumentException  as {@link #insert(long)}.
-     * @throws IllegalStateException     if the set is closed.
+     * @throws IllegalStateException     if the set is closed, or walked.
      * @throws OffHeapExhaustedException if memory cannot be allocated.
      */
     protected final int insertMember(final long entity)
     {
-        ensureMutable("add to");
-        if (clearedUnderWalk)
-        {
-            throw insertAfterClearUnderWalk(entity);
-        }
+        ensureChangeable("insert " + Entity.toString(entity) + " into");
         checkInsertable(entity);
         if (hooked)
         {
@@ -434,7 +374,7 @@ public class SparseSet implements AutoCloseable
      * @param entity a well-formed handle.
      * @return the index if it was a member; {@code -1 - index} if it was inserted at {@code index}.
      * @throws IllegalArgumentException  as {@link #insert(long)}, if it had to be inserted.
-     * @throws IllegalStateException     if the set is closed, or it had to be inserted while the structure is locked.
+     * @throws IllegalStateException     if the set is closed, or walked.
      * @throws OffHeapExhaustedException if memory cannot be allocated.
      */
     protected final int indexOrInsertMember(final long entity)
@@ -459,14 +399,14 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Whether {@link #insertIfQuick} may stand in for {@link #insertMember} now: the set is open and not locked, no
-     * hook runs on inserts and no walk cleared it. A loop of quick inserts changes none of that.
+     * Whether {@link #insertIfQuick} may stand in for {@link #insertMember} now: the set is open and may change, and
+     * no hook runs on inserts. A loop of quick inserts changes none of that.
      *
      * @return true if quick inserts are allowed.
      */
     protected final boolean insertsQuickly()
     {
-        return !(closed | locked | hooked | clearedUnderWalk);
+        return !(closed | hooked) && !walks.isDeferring();
     }
 
     /**
@@ -508,9 +448,9 @@ public class SparseSet implements AutoCloseable
         {
             return NOT_ALIVE;
         }
-        if (locked || hooked || clearedUnderWalk)
+        if (hooked || walks.isDeferring())
         {
-            // Refused, or the hooks may change the set before the insert: the way insertMember goes.
+            // Refused, or the hooks make room first: the way insertMember goes.
             return -1 - insertMember(entity);
         }
         checkInsertable(entity);
@@ -531,7 +471,6 @@ public class SparseSet implements AutoCloseable
                 packedPut(existing, entity);
                 swapIndices(existing, extent);
                 memberCount++;
-                logJoinUnderWalk(extent);
                 return extent++;
             }
             throw alreadyPresent(entity, packedGet(existing));
@@ -554,13 +493,10 @@ public class SparseSet implements AutoCloseable
         return place(entity, sparseAddress);
     }
 
-    /**
-     * Whether an IN_PLACE tombstone can take the next insert. Not while the set is iterated: a hole may lie ahead of
-     * the walk, and a member inserted meanwhile must not be visited, so inserts append until the walk ends.
-     */
+    /** Whether an IN_PLACE tombstone can take the next insert. */
     private boolean hasHole()
     {
-        return freeHead != ABSENT && policy == DeletionPolicy.IN_PLACE && iterations == 0;
+        return freeHead != ABSENT && policy == DeletionPolicy.IN_PLACE;
     }
 
     /** Puts an absent entity at a free packed index; its sparse entry is at {@code sparseAddress}. */
@@ -583,44 +519,10 @@ public class SparseSet implements AutoCloseable
         if (policy == DeletionPolicy.SWAP_ONLY)
         {
             swapIndices(index, extent);
-            logJoinUnderWalk(extent);
             return extent++;
         }
         extent = size;
-        logJoinUnderWalk(index);
         return index;
-    }
-
-    /**
-     * Whether a walk of the set is in progress, read plainly: for the moves a change makes on the thread that walks it
-     * (that thread made the count, and walks on other threads lock the structure against changes).
-     */
-    private boolean isWalkedHere()
-    {
-        return (int)ITERATIONS.get(this) != 0;
-    }
-
-    /**
-     * Logs a member joining at {@code index} while the set is walked: behind the walk as a rule, but in its path when
-     * removals from the end shrank the set below where the walk stands, which its check then reports.
-     */
-    private void logJoinUnderWalk(final int index)
-    {
-        if (isWalkedHere())
-        {
-            walkMoves.joined(index);
-            walkMoveCount++;
-        }
-    }
-
-    /** Logs two members changing places while the set is walked, for the walk's check. */
-    private void logSwapUnderWalk(final int a, final int b)
-    {
-        if (isWalkedHere())
-        {
-            walkMoves.swapped(a, b);
-            walkMoveCount++;
-        }
     }
 
     /**
@@ -629,9 +531,9 @@ public class SparseSet implements AutoCloseable
      * @param entity a member.
      * @throws IllegalArgumentException if {@code entity} is not a member (use {@link #remove(long)} when absence is
      *                                  expected).
-     * @throws IllegalStateException    if the set is closed.
+     * @throws IllegalStateException    if the set is closed, or walked.
      */
-    public final void erase(final long entity)
+    public void erase(final long entity)
     {
         if (!remove(entity))
         {
@@ -644,16 +546,21 @@ public class SparseSet implements AutoCloseable
      *
      * @param entity any value.
      * @return true if it was a member and has been erased.
-     * @throws IllegalStateException if the set is closed.
+     * @throws IllegalStateException if the set is closed, or walked.
      */
-    public final boolean remove(final long entity)
+    public boolean remove(final long entity)
     {
-        ensureMutable("remove from");
+        ensureChangeable("remove " + Entity.toString(entity) + " from");
         return removeMember(entity);
     }
 
-    /** {@link #remove(long)} once the set is known to be mutable. */
-    private boolean removeMember(final long entity)
+    /**
+     * {@link #remove(long)} once the caller has made sure the set may change: the removal itself, with its hooks.
+     *
+     * @param entity any value.
+     * @return true if it was a member and has been erased.
+     */
+    protected final boolean removeMember(final long entity)
     {
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
         final int index = indexOf(entity, sparseAddress);
@@ -661,11 +568,20 @@ public class SparseSet implements AutoCloseable
         {
             return false;
         }
-        if (hooked)
+        if (!hooked)
         {
-            return removeHooked(entity, index);
+            eraseAt(index, entity, sparseAddress);
+            return true;
         }
-        eraseAt(index, entity, sparseAddress);
+        // The hooks (a group letting the member leave) may move it: look again if the layout changed.
+        final long layoutBefore = layoutVersion;
+        final Throwable failure = beforeRemove(entity, index);
+        final int now = layoutVersion == layoutBefore ? index : indexOf(entity, sparseAddress);
+        if (now >= 0)
+        {
+            eraseAt(now, entity, sparseAddress);
+        }
+        Failures.rethrow(failure);
         return true;
     }
 
@@ -678,93 +594,72 @@ public class SparseSet implements AutoCloseable
      * @param length   how many.
      * @return how many were members and have been erased.
      * @throws IndexOutOfBoundsException if the range does not fit {@code entities}; nothing is erased then.
-     * @throws IllegalStateException     if the set is closed.
+     * @throws IllegalStateException     if the set is closed, or walked.
      */
-    public final int removeAll(final long[] entities, final int offset, final int length)
+    public int removeAll(final long[] entities, final int offset, final int length)
     {
-        ensureMutable("remove from");
+        ensureChangeable("remove entities from");
         Objects.checkFromIndexSize(offset, length, entities.length);
         int removed = 0;
-        // Listeners may close the set or add members back, so with hooks each removal is checked as remove() does.
-        for (int i = offset; i < offset + length && (hooked || memberCount > 0); i++)
+        Throwable failure = null;
+        for (int i = offset; i < offset + length && memberCount > 0; i++)
         {
-            removed += (hooked ? remove(entities[i]) : removeMember(entities[i])) ? 1 : 0;
+            try
+            {
+                removed += removeMember(entities[i]) ? 1 : 0;
+            }
+            catch (final RuntimeException | Error thrown)
+            {
+                failure = Failures.collect(failure, thrown);
+            }
         }
+        Failures.rethrow(failure);
         return removed;
     }
 
     /**
-     * Removes a member after telling {@link #beforeRemove}, which may change this set: the member is looked up again
-     * afterwards, and what the hook collected is rethrown once the removal is complete. Removing a member again while
-     * its removal is being announced does nothing: it goes once the announcement is over.
+     * Removes every member, tombstone and released entry, telling the hooks of each member first. Memory stays
+     * allocated for reuse; see {@link #shrinkToFit()}.
+     *
+     * @throws IllegalStateException if the set is closed, or walked.
      */
-    private boolean removeHooked(final long entity, final int index)
+    public void clear()
     {
-        if (isAnnounced(entity))
-        {
-            return true;
-        }
-        if (announcedCount == announced.length)
-        {
-            announced = Arrays.copyOf(announced, Math.max(4, announcedCount * 2));
-        }
-        announced[announcedCount++] = entity;
-        final long layoutBefore = layoutVersion;
-        final Throwable failure;
-        try
-        {
-            failure = beforeRemove(entity, index);
-        }
-        finally
-        {
-            announcedCount--;
-        }
-        if (isClosed())
-        {
-            Signal.rethrow(Signal.closedMeanwhile(failure, name, entity));
-        }
-        final long sparseAddress = sparseAddressOf(Entity.index(entity));
-        final int now = layoutVersion == layoutBefore ? index : indexOf(entity, sparseAddress);
-        if (now >= 0)
-        {
-            eraseAt(now, entity, sparseAddress);
-        }
-        Signal.rethrow(failure);
-        return true;
+        ensureChangeable("clear");
+        clearMembers();
     }
 
     /**
-     * Removes every member, tombstone and released entry. Memory stays allocated for reuse; see
-     * {@link #shrinkToFit()}. Called from the removal listeners of a member, it leaves that member (and the tombstones
-     * and released entries) in place: the member goes through the rest of its own removal, hooks included, once its
-     * listeners return. While a {@code forEach} walks the set, an in-place set leaves a hole for each member instead
-     * (so later inserts go behind the walk), and a swapping set refuses inserts until the walks returned.
-     *
-     * @throws IllegalStateException if the set is closed.
+     * {@link #clear()} once the caller has made sure the set may change.
      */
-    public final void clear()
+    protected final void clearMembers()
     {
-        ensureMutable("clear");
         if (hooked)
         {
-            // Set before the removals: a clear called from a removal listener of the member a walk stands on returns
-            // below with that member still in, and must refuse the refill all the same.
-            if (isIterating())
+            // From the back, so that each removal takes the last member and moves no other, but the hooks' own moves
+            // (a group letting members leave), which stay in front of the index reached.
+            Throwable failure = null;
+            for (int i = extent - 1; i >= 0; i = Math.min(i - 1, extent - 1))
             {
-                clearedUnderWalk |= policy != DeletionPolicy.IN_PLACE;
-                punchedUnderWalk |= policy == DeletionPolicy.IN_PLACE;
+                final long entity = packedGet(i);
+                if (entity >= 0)
+                {
+                    try
+                    {
+                        removeMember(entity);
+                    }
+                    catch (final RuntimeException | Error thrown)
+                    {
+                        failure = Failures.collect(failure, thrown);
+                    }
+                }
             }
-            removeEachMember();
-            if (memberCount > 0)
-            {
-                // Only members whose removal is being announced are left: dropping them here would skip the hooks
-                // that run after their listeners, and the groups and observers following this set would go stale.
-                return;
-            }
+            clearSilently();
+            Failures.rethrow(failure);
+            return;
         }
         clearSilently();
     }
-
     /**
      * Removes every member, tombstone and released entry without telling the hooks: for a load that failed half-way,
      * whose members were never announced either.
@@ -773,16 +668,7 @@ public class SparseSet implements AutoCloseable
      */
     protected final void clearSilently()
     {
-        ensureMutable("clear");
-        if (isIterating() && policy == DeletionPolicy.IN_PLACE)
-        {
-            punchEveryMember();
-            punchedUnderWalk = true;
-            return;
-        }
-        // A swapping set cleared under a walk would take inserts at its front, in the walk's path: it refuses them
-        // until every walk of it returned.
-        clearedUnderWalk = isIterating();
+        ensureOpen();
         for (int i = 0; i < size; i++)
         {
             final long entity = packedGet(i);
@@ -802,13 +688,13 @@ public class SparseSet implements AutoCloseable
      * Makes room for {@code capacity} packed indices without further allocation.
      *
      * @param capacity indices wanted, up to {@link #MAX_CAPACITY}.
-     * @throws IllegalArgumentException if {@code capacity} is negative or above {@link #MAX_CAPACITY}.
-     * @throws IllegalStateException    if the set is closed.
-     * @throws OffHeapExhaustedException         if the memory cannot be allocated; the set is unchanged.
+     * @throws IllegalArgumentException  if {@code capacity} is negative or above {@link #MAX_CAPACITY}.
+     * @throws IllegalStateException     if the set is closed, or walked (the memory would move under the walk).
+     * @throws OffHeapExhaustedException if the memory cannot be allocated; the set is unchanged.
      */
     public final void reserve(final int capacity)
     {
-        ensureMutable("reserve memory for");
+        ensureChangeable("reserve memory for");
         if (capacity < 0 || capacity > MAX_CAPACITY)
         {
             throw new IllegalArgumentException(
@@ -829,12 +715,13 @@ public class SparseSet implements AutoCloseable
      * @param entity  a well-formed handle.
      * @param members how many entries the set must be able to hold.
      * @throws IllegalArgumentException  if {@code entity} is not a well-formed handle.
-     * @throws IllegalStateException     if the set is closed, or {@code members} exceeds {@link #MAX_CAPACITY}.
+     * @throws IllegalStateException     if the set is closed, walked, or {@code members} exceeds
+     *                                   {@link #MAX_CAPACITY}.
      * @throws OffHeapExhaustedException if the memory cannot be allocated; the set is unchanged.
      */
     public final void reserveFor(final long entity, final int members)
     {
-        ensureMutable("reserve memory for");
+        ensureChangeable("reserve memory for");
         if (!Entity.isWellFormed(entity))
         {
             throw new IllegalArgumentException(
@@ -867,12 +754,12 @@ public class SparseSet implements AutoCloseable
      * Releases memory not needed by the current elements: packed and column capacity beyond {@link #size()}, and
      * sparse pages that map no element.
      *
-     * @throws IllegalStateException if the set is closed.
-     * @throws OffHeapExhaustedException      if the smaller packed array cannot be allocated; the set is unchanged.
+     * @throws IllegalStateException     if the set is closed, or walked.
+     * @throws OffHeapExhaustedException if the smaller packed array cannot be allocated; the set is unchanged.
      */
     public final void shrinkToFit()
     {
-        ensureMutable("shrink");
+        ensureChangeable("shrink");
         if (dense.capacity() > size)
         {
             layoutVersion++;
@@ -898,12 +785,12 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Exchanges the packed indices (and payload) of two members.
+     * Exchanges the packed positions of two members (and their payload), as EnTT's {@code swap_elements}.
      *
      * @param first  a member.
      * @param second a member.
      * @throws IllegalArgumentException if either is not a member.
-     * @throws IllegalStateException    if the set is closed or being iterated.
+     * @throws IllegalStateException    if the set is closed, walked, or owned by a group.
      */
     public final void swapElements(final long first, final long second)
     {
@@ -918,47 +805,46 @@ public class SparseSet implements AutoCloseable
         {
             throw notMember(second);
         }
-        reorderCount++;
         swapIndices(a, b);
     }
 
     /**
-     * Removes holes. {@link DeletionPolicy#IN_PLACE}: moves members from the back into tombstones until none
-     * remains, so {@code size() == memberCount()}; payload moves with its entity. {@link DeletionPolicy#SWAP_ONLY}:
-     * drops the released region. {@link DeletionPolicy#SWAP_AND_POP}: nothing to do.
+     * Removes the holes a policy leaves, as EnTT's {@code compact}: under {@link DeletionPolicy#IN_PLACE} the members
+     * at the back fill the tombstones, the most recently freed first; under {@link DeletionPolicy#SWAP_ONLY} the
+     * released entries are dropped (their indices forget their versions here). A no-op under
+     * {@link DeletionPolicy#SWAP_AND_POP}.
      *
-     * @throws IllegalStateException if the set is closed or being iterated.
+     * @throws IllegalStateException if the set is closed, walked, or owned by a group.
      */
     public final void compact()
     {
         ensureReorderable("compact");
-        reorderCount++;
         layoutVersion++;
         if (policy == DeletionPolicy.IN_PLACE)
         {
-            int to = 0;
             int from = size;
-            while (true)
+            while (from > 0 && isTombstone(from - 1))
             {
-                while (from > 0 && isTombstone(from - 1))
+                from--;
+            }
+            int next = freeHead;
+            freeHead = ABSENT;
+            while (next != ABSENT)
+            {
+                final int to = next;
+                next = (int)packedGet(to);
+                if (to < from)
                 {
                     from--;
+                    moveIndex(from, to);
+                    while (from > 0 && isTombstone(from - 1))
+                    {
+                        from--;
+                    }
                 }
-                while (to < from && !isTombstone(to))
-                {
-                    to++;
-                }
-                if (to >= from)
-                {
-                    break;
-                }
-                moveIndex(from - 1, to);
-                from--;
-                to++;
             }
             size = from;
             extent = from;
-            freeHead = ABSENT;
         }
         else if (policy == DeletionPolicy.SWAP_ONLY)
         {
@@ -971,15 +857,13 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Sorts the members so that iteration (back to front) visits them in ascending {@code comparator} order; equal
-     * elements keep their relative iteration order. Payload columns are permuted with their entities in O(n) swaps.
-     * An {@link DeletionPolicy#IN_PLACE} set is {@link #compact() compacted} first, so sorting never sees a tombstone;
-     * a {@link DeletionPolicy#SWAP_ONLY} set sorts its members and leaves the released region as it is.
+     * Sorts the members so that walks visit them in ascending {@code comparator} order: the first at packed index 0.
+     * The payload moves with each handle. Tombstones are compacted first. The comparator runs with the world's
+     * structure held: changes it makes are deferred to the end of the sort, as in a listener.
      *
-     * @param comparator orders packed indices as they are when the sort starts; it must not change the set.
-     * @throws IllegalArgumentException if the comparator says it reads another set ({@link IndexComparator#set()}).
-     * @throws IllegalStateException    if the set is closed or being iterated, or if the comparator changed or closed
-     *                                  it (the sort is then not applied).
+     * @param comparator compares packed indices of this set, for example a storage's {@code comparingX()}.
+     * @throws IllegalArgumentException if the comparator reads another set than this one.
+     * @throws IllegalStateException    if the set is closed, walked, or owned by a group (sort the group).
      */
     public final void sort(final IndexComparator comparator)
     {
@@ -992,34 +876,27 @@ public class SparseSet implements AutoCloseable
         {
             order[i] = i;
         }
-        // Iteration runs from the back, so the packed array holds the comparator's order reversed.
-        final int sizeBefore = size;
-        final int membersBefore = memberCount;
-        final long layoutBefore = layoutVersion;
-        IndexSort.sort(order, length, (left, right) -> comparator.compare(right, left));
-        // The permutation writes raw memory below length: refuse if the comparator changed or closed the set, or
-        // built a group that owns it (whose order the sort would then break).
-        if (closed || layoutVersion != layoutBefore || size != sizeBefore || memberCount != membersBefore ||
-            claim != null)
+        final int hold = walks.hold("the comparator of " + name + ".sort");
+        try
         {
-            throw new IllegalStateException(
-                "the comparator passed to sort() changed " + name + " (" + (closed ? "closed it" :
-                claim != null ? "made " + claim.owner() + " own it" :
-                "members " + membersBefore + " -> " + memberCount + ", size " + sizeBefore + " -> " + size +
-                ", members moved: " + (layoutVersion != layoutBefore)) +
-                "); a comparator must only read the set, so the sort was not applied");
+            IndexSort.sort(order, length, comparator);
         }
-        reorderCount++;
+        catch (final Throwable thrown)
+        {
+            throw Failures.propagate(walks.end(hold, thrown));
+        }
         applyPermutation(order, length);
+        walks.end(hold);
     }
 
     /**
-     * Arranges the members shared with {@code other} so that iteration visits them first, in the order iteration of
-     * {@code other} visits them; the other members follow. Compacts an {@link DeletionPolicy#IN_PLACE} set first.
+     * Arranges this set so that its members that are also in {@code other} come first, in {@code other}'s walk order,
+     * and the rest after them, as EnTT's {@code sort_as}: walks of the two then meet their common members in the same
+     * order.
      *
-     * @param other the set whose order to copy; it is not changed.
-     * @throws IllegalStateException    if either set is closed, or this one is being iterated.
-     * @throws IllegalArgumentException if the two sets belong to different worlds.
+     * @param other the set whose order to follow.
+     * @throws IllegalArgumentException if {@code other} belongs to another world.
+     * @throws IllegalStateException    if either set is closed, this one is walked or owned by a group.
      */
     public final void sortAs(final SparseSet other)
     {
@@ -1032,223 +909,51 @@ public class SparseSet implements AutoCloseable
                 "World, whose entity handles name other entities; follow a set of the same world");
         }
         compactTombstones();
-        reorderCount++;
-        int target = extent() - 1;
-        for (int i = other.extent() - 1; i >= 0 && target > 0; i--)
+        int target = 0;
+        final int length = extent();
+        for (int i = 0; i < other.extent() && target < length - 1; i++)
         {
             final int index = indexOf(other.packedGet(i));
             if (index >= 0)
             {
-                swapIndices(index, target--);
+                swapIndices(index, target++);
             }
         }
     }
 
     /**
-     * Visits every member from the back of the packed array to the front. Erasing the member being visited is safe
-     * under every policy, erasing any other member under {@link DeletionPolicy#IN_PLACE} (it leaves a hole). Members
-     * inserted meanwhile go behind the walk, so they are not visited unless an erase under a swapping policy moves one
-     * into its path. A {@link #clear()} from {@code action} ends the walk's members: an in-place set keeps holes and
-     * takes later inserts behind the walk, a swapping set refuses inserts ({@link IllegalStateException}) until every
-     * walk of it returned. Reordering this set or closing its memory's owner from {@code action} throws
-     * {@link IllegalStateException}.
+     * Calls {@code action} with each member, from the front of the packed array to the back. While it runs the set
+     * holds still: a world's set defers the changes made meanwhile to the end of the walk, a set of its own refuses
+     * them.
      *
-     * @param action receives each member's handle.
+     * @param action receives each member.
      * @throws IllegalStateException if the set is closed.
      */
     public final void forEach(final LongConsumer action)
     {
-        beginIteration();
+        Objects.requireNonNull(action, "action is null: pass what to do with each entity");
+        final int walk = walks.beginWalk(name + ".forEach");
         try
         {
-            long moves = walkMoveCount;
-            for (int i = extent(); (i = Math.min(i, extent()) - 1) >= 0; )
+            final int end = extent;
+            for (int i = 0; i < end; i++)
             {
                 final long entity = packedGet(i);
                 if (entity >= 0)
                 {
                     action.accept(entity);
-                    if (walkMoveCount != moves)
-                    {
-                        checkWalk(moves, i);
-                        moves = walkMoveCount;
-                    }
                 }
             }
         }
-        finally
+        catch (final Throwable thrown)
         {
-            endIteration();
+            throw Failures.propagate(walks.end(walk, thrown));
         }
+        walks.end(walk);
     }
 
     /**
-     * Announces an iteration over this set, on any thread: until the matching {@link #endIteration()}, operations
-     * that reorder members throw, and so does closing the memory's owner. Every call must be paired with
-     * {@link #endIteration()} in a {@code finally} block. Costs one atomic update.
-     *
-     * @throws IllegalStateException if the set is closed or being closed.
-     */
-    public final void beginIteration()
-    {
-        final int walksBefore = (int)ITERATIONS.getAndAdd(this, 1);
-        if (offHeap.isClosing() && !offHeap.awaitCloseDecision())
-        {
-            ITERATIONS.getAndAdd(this, -1);
-            ensureOpen();
-            throw new IllegalStateException(name + " is being closed by another thread; it cannot be iterated");
-        }
-        if (walksBefore == 0 && !locked)
-        {
-            // Only the outermost walk starts the log's span afresh: a nested one (or a count()) would otherwise make
-            // the walk it runs in count the moves pushed out before as crossings.
-            walkMoves.restart();
-        }
-    }
-
-    /**
-     * How many moves of members (by removals, inserts and the group that owns the set) were logged while the set was
-     * walked: a walk reads it before a step and passes it to {@link #checkWalk} when it changed.
-     *
-     * @return the count.
-     */
-    public final long moveCount()
-    {
-        return walkMoveCount;
-    }
-
-    /**
-     * Throws if a move since {@code mark} took a member across a walk standing at {@code at}: a swapping set fills
-     * the index of a removed member with its last one, so removing a member the walk has still to reach brings one
-     * from the part walked back into its path; an insert lands in its path once removals from the end shrank the set
-     * below it; an owning group's swaps move members both ways. Removing the member at {@code at} itself never
-     * crosses, nor does clearing the set. When more than
-     * {@value MoveLog#KEPT} members moved in one step the check is conservative and may throw when nothing crossed.
-     *
-     * @param mark what {@link #moveCount()} returned before the step.
-     * @param at   the index the walk visited in that step.
-     * @throws IllegalStateException if a member crossed.
-     */
-    public final void checkWalk(final long mark, final int at)
-    {
-        if (clearedUnderWalk)
-        {
-            // A clear ended every member the walk had still to visit, and inserts wait until it returns.
-            walkMoves.restart();
-            return;
-        }
-        final String crossing = walkMoves.crossing(mark, at);
-        if (crossing != null)
-        {
-            throw new IllegalStateException("while " + name + " was walked at index " + at + ", other members " +
-                "moved in it (removed, added, or moved by a group that owns it): " + crossing + ", so the rest of " +
-                "the walk could visit an entity twice or miss one, and it stops here. Make such changes after the " +
-                "walk (collect the entities, or record into a dev.cairn.command.CommandBuffer)" +
-                (claim != null ? "; " + claim.owner() + " owns this storage, so it keeps its policy" :
-                    policy != DeletionPolicy.IN_PLACE ? ", or give the component DeletionPolicy.IN_PLACE" : ""));
-        }
-    }
-
-    /**
-     * Runs a parallel iteration led by this set, for generated views and groups: locks the structure of everything on
-     * this set's memory (its world), announces an iteration of this set, walks {@code [0, length)} in chunks on
-     * {@code pool} (see {@link Chunks}), and undoes both when every chunk has returned.
-     *
-     * @param length    how many packed indices from 0 to walk, at most {@link #extent()}.
-     * @param pool      where the chunks run.
-     * @param chunkSize indices per chunk, or {@link Chunks#AUTOMATIC}.
-     * @param what      what runs, for the messages of refused changes, for example {@code "MovementView.parallelForEach"}.
-     * @param action    walks one chunk.
-     * @throws IllegalStateException    if the set is closed, or a parallel iteration of its world runs already.
-     * @throws IllegalArgumentException if {@code chunkSize} is negative or {@code length} outside {@code [0, extent()]}.
-     */
-    public final void forEachChunk(
-        final int length, final ForkJoinPool pool, final int chunkSize, final String what, final ChunkAction action)
-    {
-        Chunks.requireValid(pool, chunkSize, action);
-        ensureOpen();
-        if (length < 0 || length > extent)
-        {
-            throw new IllegalArgumentException(
-                "cannot walk [0, " + length + ") of " + name + ", whose extent is " + extent);
-        }
-        offHeap.lockStructure(what);
-        try
-        {
-            beginIteration();
-            try
-            {
-                Chunks.run(pool, length, chunkSize, action);
-            }
-            finally
-            {
-                endIteration();
-            }
-        }
-        finally
-        {
-            offHeap.unlockStructure();
-        }
-    }
-
-    /**
-     * Ends an iteration announced by {@link #beginIteration()}.
-     *
-     * @throws IllegalStateException if no iteration is announced: the count stays as it was, so that an unpaired call
-     *                               cannot let the set be closed under a running iteration.
-     */
-    public final void endIteration()
-    {
-        final int before = (int)ITERATIONS.getAndAdd(this, -1);
-        if (before <= 0)
-        {
-            ITERATIONS.getAndAdd(this, 1);
-            throw new IllegalStateException("endIteration() on " + name + " without a beginIteration() to end; " +
-                "call them in pairs, endIteration() in a finally block");
-        }
-        if (before == 1)
-        {
-            clearedUnderWalk = false;
-            if (punchedUnderWalk)
-            {
-                punchedUnderWalk = false;
-                if (memberCount == 0 && !locked && !isClosed())
-                {
-                    // Only the holes a clear under the walk left, and nothing since: dropped, as the clear would have.
-                    size = 0;
-                    extent = 0;
-                    freeHead = ABSENT;
-                    layoutVersion++;
-                }
-            }
-        }
-        Reference.reachabilityFence(this);
-    }
-
-    /**
-     * Whether an iteration announced by {@link #beginIteration()} is in progress on any thread.
-     *
-     * @return true while one is.
-     */
-    public final boolean isIterating()
-    {
-        return iterations > 0;
-    }
-
-    /**
-     * A number that changes whenever members are reordered on purpose ({@link #sort}, {@link #sortAs},
-     * {@link #swapElements}, {@link #compact()}, and an {@link OrderClaim}'s sort, permute and count of a
-     * reordering); a cursor compares it at each step to detect a reordering it could not prevent.
-     *
-     * @return the current reorder count.
-     */
-    public final int reorderCount()
-    {
-        return reorderCount;
-    }
-
-    /**
-     * Off-heap bytes this set holds: sparse pages, packed array and columns.
+     * Off-heap bytes this set holds: its columns and sparse pages.
      *
      * @return the byte count.
      */
@@ -1266,9 +971,9 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Whether this set's memory has been freed, by {@link #close()} or by closing its world.
+     * Whether the set's memory has been freed.
      *
-     * @return true once closed.
+     * @return true once this set, or the world it belongs to, is closed.
      */
     public final boolean isClosed()
     {
@@ -1276,21 +981,16 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Frees all off-heap memory of a standalone set. Afterwards every operation on elements or memory (insert,
-     * erase, remove, lookups such as {@link #contains(long)} and {@link #entityAt(int)}, iteration, sorting, clear,
-     * compact, reserve, shrinkToFit) throws {@link IllegalStateException}; the counters ({@link #size()},
-     * {@link #memberCount()}, {@link #extent()}, {@link #capacity()}, {@link #offHeapBytes()}) read 0 and
-     * {@link #indexOf(long)} finds nothing, so a view over a closed set sees it empty. Idempotent.
+     * Frees a standalone set's memory. Idempotent.
      *
-     * @throws IllegalStateException if the set belongs to a {@link dev.cairn.World} (close the world instead), or if
-     *                               it is being iterated on any thread; nothing is closed then.
+     * @throws IllegalStateException if the set belongs to a world (close the world), or is walked.
      */
     @Override
     public void close()
     {
         if (ownsMemory)
         {
-            offHeap.close();
+            walks.close(offHeap::close);
             return;
         }
         if (closed)
@@ -1299,67 +999,68 @@ public class SparseSet implements AutoCloseable
         }
         if (closable)
         {
-            if (isIterating())
+            walks.refuseWhileDeferring("close " + name, "close it after the walk or listener returns");
+            if (walks.isWalked())
             {
-                throw new IllegalStateException(
-                    name + " cannot be closed while it is being iterated (from this or another thread): it would " +
-                    "free memory the iteration reads; close it after the iteration returns");
+                throw new IllegalStateException(name + " cannot be closed while another thread walks its world: it " +
+                    "would free memory the walk may read; close it after the walk returns");
             }
             freeMemory();
             return;
         }
         throw new IllegalStateException(
-                name + " belongs to a World and lives as long as it: close the World instead (closing one storage " +
-                "would leave the world's entities half-removed)");
+            name + " belongs to a World and lives as long as it: close the World instead (closing one storage " +
+            "would leave the world's entities half-removed)");
     }
 
     /**
-     * Frees this set's memory and leaves its owner's list of structures: afterwards the set behaves as closed. For
-     * a set that is no one's but its creator's, and is dropped: a closable set, or a storage its world made during a
-     * snapshot load that failed.
+     * Frees this set's memory now and forgets it; for structures that live shorter than their world.
      */
     protected final void freeMemory()
     {
         offHeap.unregister(holder);
-        for (int page = 0; page < pageAddresses.length; page++)
+        final long[] pages = pageAddresses;
+        pageAddresses = NO_PAGES;
+        for (final long page : pages)
         {
-            if (pageAddresses[page] != 0)
-            {
-                freePage(page);
-            }
+            offHeap.free(page);
         }
+        dense.free();
         forgetMemory();
     }
 
     /**
-     * Checks that the set may change now: it is open, and no parallel iteration locks its world's structure.
+     * Throws unless the set's membership may change now: it is open and no walk or listener holds its world's
+     * structure (where a storage records the change instead, before calling this).
      *
-     * @param change what is attempted, for the message, for example {@code "add to"}.
-     * @throws IllegalStateException if it is closed or locked.
+     * @param change what is attempted, for the message: {@code "insert 3v0 into"}, followed by the set's name.
+     * @throws IllegalStateException if closed, or held.
      */
-    protected final void ensureMutable(final String change)
+    protected final void ensureChangeable(final String change)
     {
-        if (closed | locked)
+        if (closed || walks.isDeferring())
         {
             ensureOpen();
-            throw offHeap.lockedStructure(change + " " + name);
+            throw walks.refusedChange(change + " " + name, walks.canDefer() ?
+                "a component storage records such changes and makes them when the walk returns" :
+                "a set of its own cannot record the change: collect the entities and change the set after the walk");
         }
     }
 
     /**
-     * Whether a parallel iteration of this set's world runs now: structural changes throw until it returns.
+     * The walks of this set's world (or its own): the mechanism that holds the structure still and defers changes.
      *
-     * @return true while the structure is locked.
+     * @return the walks.
      */
-    public final boolean isStructureLocked()
+    protected final Walks walks()
     {
-        return locked;
+        return walks;
     }
 
     /**
-     * Throws if this set is closed.
+     * Throws {@link IllegalStateException} if the set is closed.
      *
-     * @throws IllegalStateException naming this set if it is closed.
+     * @throws IllegalStateException naming the set, and its world if that was closed.
      */
     public final void ensureOpen()
     {
@@ -1373,7 +1074,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * The name used in exception messages.
+     * What messages call this set.
      *
      * @return for example {@code "Position storage"}.
      */
@@ -1389,11 +1090,11 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Checks a packed index against {@link #size()}, which never exceeds the capacity of any column.
+     * Checks a packed index against {@link #size()}.
      *
-     * @param index a packed index.
-     * @return {@code index}.
-     * @throws IndexOutOfBoundsException naming the index and the valid range.
+     * @param index any value.
+     * @return {@code index}, which is inside {@code [0, size())}.
+     * @throws IndexOutOfBoundsException if it is not.
      * @throws IllegalStateException     if the set is closed.
      */
     protected final int checkIndex(final int index)
@@ -1406,12 +1107,11 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Checks a range of packed indices, {@code [index, index + length)}, against {@link #size()}, for a bulk copy of
-     * a column.
+     * Checks that {@code [index, index + length)} lies inside {@code [0, size())}.
      *
      * @param index  the first packed index.
-     * @param length how many indices; 0 is allowed anywhere in {@code [0, size()]}.
-     * @throws IndexOutOfBoundsException naming the range and the valid one.
+     * @param length how many.
+     * @throws IndexOutOfBoundsException if it does not, or {@code length} is negative.
      * @throws IllegalStateException     if the set is closed.
      */
     protected final void checkRange(final int index, final int length)
@@ -1425,9 +1125,9 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * The packed index of a member, or an exception that says why it is not one.
+     * The packed index of a member.
      *
-     * @param entity the handle to look up.
+     * @param entity a member.
      * @return its packed index.
      * @throws IllegalArgumentException if {@code entity} is not a member.
      * @throws IllegalStateException    if the set is closed.
@@ -1443,15 +1143,14 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * The address of element {@code index} of payload column {@code column} (counted from 0), after checking the
-     * index against {@link #size()} (which never exceeds the capacity) and the element width against the column's.
+     * The address of a payload column's value at a checked packed index, for subclasses that read or write fields.
      *
-     * @param column a payload column.
-     * @param index  a packed index from 0 to {@link #size()} - 1.
-     * @param shift  log2 of the width the caller reads or writes.
-     * @return the element's address.
+     * @param column the payload column, 0 for the first.
+     * @param index  a packed index below {@link #size()}.
+     * @param shift  log2 of the width the caller will access.
+     * @return the address.
      * @throws IndexOutOfBoundsException if {@code index} is out of range.
-     * @throws IllegalStateException     if the set is closed.
+     * @throws IllegalArgumentException  if the column's width is not {@code 1 << shift}.
      */
     protected final long payloadAddress(final int column, final int index, final int shift)
     {
@@ -1467,11 +1166,10 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * The address of element 0 of payload column {@code column} (counted from 0), unchecked; it changes whenever
-     * {@link #columnsMoved()} is called, and is 0 while the capacity is 0.
+     * The base address of a payload column: valid until {@link #columnsMoved()} is next called.
      *
-     * @param column a payload column.
-     * @return the column's address now.
+     * @param column the payload column, 0 for the first.
+     * @return its address, 0 once closed.
      */
     protected final long columnAddress(final int column)
     {
@@ -1479,27 +1177,25 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Called after the columns moved (they grew, shrank or were freed), also after a failed growth: a subclass that
-     * caches {@link #columnAddress(int)} refreshes it here. Does nothing by default.
+     * Called after the columns moved (grew, shrank, were freed): a subclass that keeps column addresses refreshes
+     * them here.
      */
     protected void columnsMoved()
     {
     }
 
     /**
-     * Gives one structure (a group) the say over the order of this set's members until it releases the returned
-     * claim: from now on {@link #sort}, {@link #sortAs}, {@link #swapElements} and {@link #compact()} throw, naming
-     * {@code owner}, and only the claim reorders the set.
+     * Lets one structure (a group) keep this set's members in its order: from now on sorting the set directly throws,
+     * and the claim's holder reorders it through the claim.
      *
-     * @param owner how messages name the structure, for example {@code "group Movement"}.
+     * @param owner what the messages call the owner, for example {@code "group owning Position+Velocity"}.
      * @return the claim.
-     * @throws IllegalStateException if the set is closed or locked, or another structure owns it (the message names
-     *                               both).
+     * @throws IllegalStateException if the set is closed, walked, or owned already.
      */
     public final OrderClaim claimOrder(final String owner)
     {
         Objects.requireNonNull(owner, "owner");
-        ensureMutable("let " + owner + " own");
+        ensureChangeable("let " + owner + " own");
         if (claim != null)
         {
             throw new IllegalStateException(
@@ -1510,9 +1206,9 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * What owns this set's order, as its claim names it.
+     * What owns this set's order.
      *
-     * @return the owner's description, or null if nothing owns the set.
+     * @return the owner's name, or null if nothing claimed it.
      */
     public final String ownerName()
     {
@@ -1527,7 +1223,7 @@ public class SparseSet implements AutoCloseable
         }
     }
 
-    /** {@link OrderClaim#swap}, once the claim is known to be held. */
+    /** Swaps two members for the owner of the claim: both below {@link #extent()}. */
     final void swapClaimed(final int a, final int b)
     {
         final long entityA = a >= 0 && a < extent ? packedGet(a) : Entity.NULL;
@@ -1541,16 +1237,10 @@ public class SparseSet implements AutoCloseable
         if (a != b)
         {
             swapMembers(a, entityA, b, entityB);
-            logSwapUnderWalk(a, b);
         }
     }
 
-    final void countReordering()
-    {
-        reorderCount++;
-    }
-
-    /** Throws unless {@code [0, length)} lies within the extent and holds no tombstone. */
+    /** Checks that the first {@code length} indices hold members, for a claim's permutation. */
     final void requireMembersBelow(final int length)
     {
         if (length < 0 || length > extent)
@@ -1614,7 +1304,7 @@ public class SparseSet implements AutoCloseable
     protected final int readSetSnapshot(
         final SnapshotInput in, final DeletionPolicy savedPolicy, final long slotPayload)
     {
-        ensureMutable("load a snapshot into");
+        ensureChangeable("load a snapshot into");
         if (size != 0)
         {
             throw new IllegalStateException("a snapshot loads into an empty " + name + "; this one has " + size +
@@ -1631,7 +1321,6 @@ public class SparseSet implements AutoCloseable
         this.freeHead = freeHead;
         this.memberCount = memberCount;
         layoutVersion++;
-        reorderCount++;
     }
 
     /**
@@ -1646,9 +1335,9 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Turns the insert and remove hooks on or off: while on, {@link #insert(long)} calls {@link #beforeInsert(long)},
-     * and removal ({@link #remove(long)}, {@link #erase(long)}, {@link #clear()}) calls {@link #beforeRemove} for
-     * each member it removes. While off, which is the default, they cost one test of a field.
+     * Turns the insert and remove hooks on or off: while on, an insert calls {@link #beforeInsert(long)}, and a
+     * removal ({@link #remove(long)}, {@link #erase(long)}, {@link #clear()}) calls {@link #beforeRemove} for each
+     * member it removes. While off, which is the default, they cost one test of a field.
      *
      * @param hooked whether the hooks run.
      */
@@ -1658,8 +1347,8 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Called by {@link #insert(long)} once the entity is known to be insertable and before anything changes: a
-     * subclass makes room in whatever it keeps beside the set. May throw; nothing has changed then.
+     * Called by an insert once the entity is known to be insertable and before anything changes: a subclass makes room
+     * in whatever it keeps beside the set. May throw; nothing has changed then.
      *
      * @param entity the entity about to be inserted.
      */
@@ -1668,8 +1357,8 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Called before a member is removed, while it is still at {@code index}. It may change this set (removing the
-     * member itself does nothing until it returns): removal looks the member up again afterwards. It should not
+     * Called before a member is removed, while it is still at {@code index}: a subclass tells its listeners and the
+     * structures that follow it (which may move the member: removal looks it up again afterwards). It should not
      * throw; it returns what it caught, which is rethrown once the removal is complete.
      *
      * @param entity the member about to be removed.
@@ -1704,9 +1393,8 @@ public class SparseSet implements AutoCloseable
     /**
      * A number that changes whenever a handle may have changed index or {@link #size()} may have dropped: on every
      * erase, swap, sort, compaction, clear, shrink and close, and on inserts that reuse or swap an index (never on an
-     * insert that appends). A flyweight that
-     * saw the same number when it was positioned knows its index still holds its entity without reading the packed
-     * array.
+     * insert that appends). A flyweight that saw the same number when it was positioned knows its index still holds
+     * its entity without reading the packed array.
      *
      * @return the current layout version, never negative.
      */
@@ -1719,21 +1407,20 @@ public class SparseSet implements AutoCloseable
      * The index a flyweight positioned on {@code entity} at {@code index} may access: {@code index} itself while
      * {@link #layoutVersion()} is still {@code layoutVersion}, otherwise after checking that the index still holds
      * {@code entity}, so that after the entity was removed or moved the flyweight fails instead of reading or writing
-     * the entity that took its place.
+     * the entity that took its place. Inside a walk the layout never changes, so the check is made once per walk.
      *
      * @param index         the index the flyweight is at.
      * @param entity        the member it was positioned on, or {@link Entity#NULL}.
      * @param layoutVersion the {@link #layoutVersion()} when it was positioned, or -1 to force the check.
      * @return {@code index}, which then holds {@code entity} and is below {@link #size()}: a flyweight is positioned
-     * on a member ({@link #memberAt(int)}, {@link #indexOf(long, int)}), and nothing lowers {@link #size()} or moves a
-     * handle without changing the layout version.
+     * on a member, and nothing lowers {@link #size()} or moves a handle without changing the layout version.
      * @throws IllegalStateException if the index no longer holds {@code entity}, if {@code entity} is
      *                               {@link Entity#NULL} (the flyweight is on no entity), or if the set is closed.
      */
     protected final int refIndex(final int index, final long entity, final long layoutVersion)
     {
         if (layoutVersion != this.layoutVersion &&
-            (entity == Entity.NULL || index >= size || packedGet(index) != entity))
+            (entity == Entity.NULL || index < 0 || index >= size || packedGet(index) != entity))
         {
             throw refLeft(index, entity);
         }
@@ -1756,9 +1443,9 @@ public class SparseSet implements AutoCloseable
         if (entity == Entity.NULL)
         {
             return new IllegalStateException(
-                "a Ref of " + name + " at index " + index + " is on no entity: it was never moved, was moved to " +
-                "an index that held no member, or its iteration ended; move it to a member's index first (a " +
-                "view's cursor moves its Refs in next())");
+                "a Ref of " + name + " is on no entity: it was never moved, was moved to an index that held no " +
+                "member, or the walk that positioned it ended; use a Ref inside the action it was passed to (or " +
+                "move it to a member first)");
         }
         return new IllegalStateException(
             "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
@@ -1766,106 +1453,6 @@ public class SparseSet implements AutoCloseable
             "move the Ref again, or read the entity's fields through the storage by entity");
     }
 
-    /**
-     * Removes every member through {@link #remove(long)}, so that {@link #beforeRemove} sees each one; members its
-     * listeners add meanwhile are removed too.
-     */
-    /**
-     * Whether the removal of a member is being announced to its listeners right now: it is still a member, and goes
-     * as soon as they return. Removing it again meanwhile does nothing.
-     *
-     * @param entity any value.
-     * @return true while its removal is being announced.
-     */
-    public final boolean isRemoving(final long entity)
-    {
-        return announcedCount > 0 && isAnnounced(entity) && contains(entity);
-    }
-
-    /**
-     * Whether the removal of some member is being announced to its listeners right now.
-     *
-     * @return true while a removal's listeners run.
-     */
-    public final boolean isAnnouncingRemoval()
-    {
-        return announcedCount > 0;
-    }
-
-    private boolean isAnnounced(final long entity)
-    {
-        for (int i = 0; i < announcedCount; i++)
-        {
-            if (announced[i] == entity)
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Clears an in-place set that a walk is in by leaving a hole for each member, as erasing each would: inserts go
-     * behind the walk, which does not meet them.
-     */
-    private void punchEveryMember()
-    {
-        for (int i = 0; i < size; i++)
-        {
-            final long entity = packedGet(i);
-            if (entity >= 0)
-            {
-                eraseAt(i, entity, sparseAddressOf(Entity.index(entity)));
-            }
-        }
-    }
-
-    private void removeEachMember()
-    {
-        Throwable failure = null;
-        // Members whose removal is being announced already (clear() called from their listeners) go afterwards.
-        while (memberCount > announcedMembers())
-        {
-            final int before = memberCount;
-            for (int i = extent; (i = Math.min(i, extent) - 1) >= 0; )
-            {
-                final long entity = packedGet(i);
-                if (entity >= 0)
-                {
-                    try
-                    {
-                        remove(entity);
-                    }
-                    catch (final RuntimeException | Error thrown)
-                    {
-                        failure = Signal.collect(failure, thrown);
-                    }
-                }
-            }
-            if (memberCount >= before)
-            {
-                failure = Signal.collect(failure, new IllegalStateException(
-                    "cannot clear " + name + ": its listeners add members as fast as clear() removes them"));
-                break;
-            }
-        }
-        Signal.rethrow(failure);
-    }
-
-    private int announcedMembers()
-    {
-        int members = 0;
-        for (int i = 0; i < announcedCount; i++)
-        {
-            if (contains(announced[i]))
-            {
-                members++;
-            }
-        }
-        return members;
-    }
-
-    /** Erases the member at {@code index}, whose sparse entry is at {@code sparseAddress}. */
     private void eraseAt(final int index, final long entity, final long sparseAddress)
     {
         if (policy == DeletionPolicy.SWAP_AND_POP)
@@ -1874,7 +1461,6 @@ public class SparseSet implements AutoCloseable
             if (index != last)
             {
                 moveIndex(last, index);
-                logSwapUnderWalk(index, last);
             }
             UnsafeApi.putInt(sparseAddress, ABSENT);
             size = last;
@@ -1890,10 +1476,6 @@ public class SparseSet implements AutoCloseable
         {
             packedPut(index, Entity.next(entity));
             swapIndices(index, --extent);
-            if (index != extent)
-            {
-                logSwapUnderWalk(index, extent);
-            }
         }
         memberCount--;
         layoutVersion++;
@@ -1996,18 +1578,13 @@ public class SparseSet implements AutoCloseable
 
     private void ensureReorderable(final String operation)
     {
-        ensureMutable(operation);
+        walks.refuseWhileDeferring(operation + " " + name, "reorder it after the walk or listener returns");
+        ensureChangeable(operation);
         if (claim != null)
         {
             throw new IllegalStateException(
                 "cannot " + operation + " " + name + ": " + claim.owner() + " owns it and keeps its members in the " +
                 "group's order; sort through the group instead");
-        }
-        if (isIterating())
-        {
-            throw new IllegalStateException(
-                "cannot " + operation + " " + name + " while it is being iterated: reordering it would make the " +
-                "iteration visit some members twice and others never; do it after the iteration returns");
         }
     }
 
@@ -2050,7 +1627,7 @@ public class SparseSet implements AutoCloseable
             return ABSENT;
         }
         final int index = UnsafeApi.getInt(sparseAddress);
-        return index >= 0 && index < extent() && packedGet(index) == entity ? index : ABSENT;
+        return index >= 0 && index < extent && packedGet(index) == entity ? index : ABSENT;
     }
 
     /** The address of the sparse entry of {@code entityIndex}, or 0 if its page does not exist (or it is negative). */
@@ -2119,20 +1696,22 @@ public class SparseSet implements AutoCloseable
         }
     }
 
-    /** The world closed: its memory is about to be freed, so forget every address and read as empty. */
+    /**
+     * The memory is being freed: read as empty and forget every address, then read as closed. Stopped part-way (the
+     * stack running out), the set is empty but open, and forgetting again finishes it.
+     */
     private void forgetMemory()
     {
-        closed = true;
-        dense.free();
-        columnsMoved();
-        pageAddresses = NO_PAGES;
-        packedAddress = 0;
+        layoutVersion++;
         size = 0;
         extent = 0;
         freeHead = ABSENT;
         memberCount = 0;
-        layoutVersion++;
-        reorderCount++;
+        pageAddresses = NO_PAGES;
+        packedAddress = 0;
+        dense.forget();
+        columnsMoved();
+        closed = true;
     }
 
     private void checkInsertable(final long entity)
@@ -2162,14 +1741,13 @@ public class SparseSet implements AutoCloseable
             " is held by " + Entity.toString(holder) + "; erase that handle first");
     }
 
-    private IllegalStateException insertAfterClearUnderWalk(final long entity)
-    {
-        return new IllegalStateException("cannot insert " + Entity.toString(entity) + " into " + name + ": it was " +
-            "cleared while a forEach walks it, and a member inserted now would land in the part the walk has still to " +
-            "visit; insert after the walk returns (collect the handles, or record into a CommandBuffer)");
-    }
-
-    private IllegalArgumentException notMember(final long entity)
+    /**
+     * The exception for an entity that is not a member, naming why: not alive in the pool, or simply absent.
+     *
+     * @param entity the entity.
+     * @return the exception to throw.
+     */
+    protected final IllegalArgumentException notMember(final long entity)
     {
         ensureOpen();
         if (pool != null && !pool.isAlive(entity))

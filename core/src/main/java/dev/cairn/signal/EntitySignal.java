@@ -1,14 +1,14 @@
 package dev.cairn.signal;
 
-import java.util.function.BooleanSupplier;
+import dev.cairn.internal.Failures;
+
 import java.util.function.LongConsumer;
 
 /**
- * A {@link Signal} of entity listeners: a {@link dev.cairn.World}'s "created" or "destroying" event.
+ * A {@link Signal} of entity listeners: a {@link dev.cairn.world.World}'s "created" or "destroying" event.
  */
 public final class EntitySignal extends Signal<LongConsumer>
 {
-    private final BooleanSupplier closed;
 
     /**
      * Creates a signal without listeners.
@@ -16,19 +16,15 @@ public final class EntitySignal extends Signal<LongConsumer>
      * @param name     what debug messages call it, for example {@code "World: destroying"}.
      * @param guard    called before every connect and disconnect, which it refuses by throwing; may be null.
      * @param onChange called after every connect and disconnect; may be null.
-     * @param closed   whether the owner was closed, asked before each listener after the first: once it is, the
-     *                 listeners after are not called (the sender says why).
      */
     public EntitySignal(
-        final String name, final Runnable guard, final Runnable onChange, final BooleanSupplier closed)
+        final String name, final Runnable guard, final Runnable onChange)
     {
         super(name, guard, onChange);
-        this.closed = java.util.Objects.requireNonNull(closed, "closed");
     }
 
     /**
-     * Sends an event to every connected listener, in connection order; each runs even if an earlier one throws,
-     * unless a listener closed the owner: then the rest are not called.
+     * Sends an event to every connected listener, in connection order; each runs even if an earlier one throws.
      *
      * @param entity  the entity.
      * @param failure what earlier parts of the operation collected, or null.
@@ -37,24 +33,18 @@ public final class EntitySignal extends Signal<LongConsumer>
     public Throwable send(final long entity, final Throwable failure)
     {
         Throwable collected = failure;
-        boolean first = true;
         for (final Connection connection : connections())
         {
             final LongConsumer listener = listenerOf(connection);
             if (listener != null)
             {
-                if (!first && closed.getAsBoolean())
-                {
-                    return collected;
-                }
-                first = false;
                 try
                 {
                     listener.accept(entity);
                 }
                 catch (final Throwable thrown)
                 {
-                    collected = collect(collected, thrown);
+                    collected = Failures.collect(collected, thrown);
                 }
             }
         }

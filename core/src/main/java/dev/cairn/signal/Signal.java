@@ -1,7 +1,5 @@
 package dev.cairn.signal;
 
-import dev.cairn.Entity;
-
 import java.util.Arrays;
 
 /**
@@ -19,12 +17,6 @@ import java.util.Arrays;
  */
 public abstract class Signal<L>
 {
-    /**
-     * The most exceptions {@link #collect} keeps suppressed in the first one: a command buffer applying a million
-     * failing commands reports the first failures, not a million.
-     */
-    public static final int MAX_SUPPRESSED = 100;
-
     private static final Connection[] NONE = new Connection[0];
 
     private final String name;
@@ -129,63 +121,6 @@ public abstract class Signal<L>
     protected final L listenerOf(final Connection connection)
     {
         return connection.isConnected() ? (L)connection.listener() : null;
-    }
-
-    /**
-     * Records an exception a listener threw while an event is sent.
-     *
-     * @param first  what was recorded so far, or null.
-     * @param thrown the new exception.
-     * @return the exception to rethrow at the end: {@code first}, with {@code thrown} suppressed in it (up to
-     * {@link #MAX_SUPPRESSED} of them; later ones are dropped), or {@code thrown} if it is the first.
-     */
-    public static Throwable collect(final Throwable first, final Throwable thrown)
-    {
-        if (first == null)
-        {
-            return thrown;
-        }
-        if (first != thrown && first.getSuppressed().length < MAX_SUPPRESSED)
-        {
-            first.addSuppressed(thrown);
-        }
-        return first;
-    }
-
-    /**
-     * Rethrows what {@link #collect} gathered, if anything, unchanged: an unchecked exception or error as it is, and
-     * a checked exception that a listener threw without declaring it too.
-     *
-     * @param failure the collected exception, or null.
-     */
-    public static void rethrow(final Throwable failure)
-    {
-        if (failure != null)
-        {
-            Signal.<RuntimeException>sneakyThrow(failure);
-        }
-    }
-
-    /**
-     * What to throw for an event that a listener cut short by closing the world: what listeners threw, if anything
-     * (the first one that noticed the close added it), otherwise an exception saying so.
-     *
-     * @param failure what the event collected, or null.
-     * @param what    the storage or world that was announcing the event.
-     * @param entity  the entity of the event.
-     * @return the exception to throw.
-     */
-    public static Throwable closedMeanwhile(final Throwable failure, final String what, final long entity)
-    {
-        return failure != null ? failure : new IllegalStateException(what + " was closed by a listener while it " +
-            "announced an event of " + Entity.toString(entity) + "; the operation stopped there, and listeners after " +
-            "that one were not called");
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <T extends Throwable> void sneakyThrow(final Throwable failure) throws T
-    {
-        throw (T)failure;
     }
 
     final void disconnect(final Connection connection)

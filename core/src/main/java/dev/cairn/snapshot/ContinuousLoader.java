@@ -2,10 +2,10 @@ package dev.cairn.snapshot;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.World;
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.world.World;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.set.SparseSet;
-import dev.cairn.signal.Signal;
+import dev.cairn.internal.Failures;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.FieldType;
@@ -110,7 +110,7 @@ public final class ContinuousLoader implements AutoCloseable
         {
             throw new IllegalStateException("cannot load into a closed World");
         }
-        world.requireStructureUnlocked("load a snapshot into");
+        world.requireNotDeferring("load a snapshot into");
         if (loading)
         {
             throw new IllegalStateException("ContinuousLoader.load was called while this loader applies a snapshot " +
@@ -244,7 +244,7 @@ public final class ContinuousLoader implements AutoCloseable
         {
             failure = copy(stage.storage(type), world.storage(type), failure);
         }
-        Signal.rethrow(failure);
+        Failures.rethrow(failure);
     }
 
     /**
@@ -325,7 +325,7 @@ public final class ContinuousLoader implements AutoCloseable
             }
             throw stopped;
         }
-        return Signal.collect(first, ex);
+        return Failures.collect(first, ex);
     }
 
     /** Source entities without a local one yet (seen for the first time, or their local one destroyed), ascending. */

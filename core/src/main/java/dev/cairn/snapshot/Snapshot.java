@@ -1,6 +1,6 @@
 package dev.cairn.snapshot;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 
@@ -159,7 +159,7 @@ public final class Snapshot
      *                                  holds a component this program does not declare or whose fields cannot be
      *                                  mapped; the world is left new.
      * @throws IllegalStateException    if the world is not new, or closed.
-     * @throws dev.cairn.memory.OffHeapExhaustedException if the world's memory cannot hold it; the world is left new.
+     * @throws dev.cairn.OffHeapExhaustedException if the world's memory cannot hold it; the world is left new.
      */
     public static void load(final World world, final ByteBuffer source)
     {
@@ -188,7 +188,7 @@ public final class Snapshot
      * @param executor runs the helping tasks, for example {@link java.util.concurrent.ForkJoinPool#commonPool()}.
      * @throws SnapshotFormatException  as {@link #load(World, ByteBuffer)}.
      * @throws IllegalStateException    as {@link #load(World, ByteBuffer)}.
-     * @throws dev.cairn.memory.OffHeapExhaustedException as {@link #load(World, ByteBuffer)}.
+     * @throws dev.cairn.OffHeapExhaustedException as {@link #load(World, ByteBuffer)}.
      */
     public static void load(final World world, final ByteBuffer source, final Executor executor)
     {

@@ -1,6 +1,6 @@
 package dev.cairn.snapshot;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.storage.ComponentType;
 
 import java.util.ArrayList;
@@ -208,7 +208,7 @@ final class SnapshotSections
 
     private static boolean isOutOfMemory(final Throwable failure)
     {
-        return failure instanceof dev.cairn.memory.OffHeapExhaustedException || failure instanceof OutOfMemoryError;
+        return failure instanceof dev.cairn.OffHeapExhaustedException || failure instanceof OutOfMemoryError;
     }
 
     /** Makes (or finds) the storage of each section, in order, until one fails or a section's name was not read. */

@@ -1,8 +1,14 @@
 package dev.cairn.storage;
 
-import dev.cairn.entity.EntityPool;
-import dev.cairn.memory.ByteArrays;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.StorageHook;
+import dev.cairn.Entity;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.ByteArrays;
+import dev.cairn.internal.Deferred;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.Row;
+import dev.cairn.internal.Walks;
 import dev.cairn.set.SparseSet;
 import dev.cairn.signal.ComponentListener;
 import dev.cairn.signal.ComponentSignal;
@@ -25,12 +31,12 @@ import java.util.Arrays;
  * the address of its columns in a field that {@link #columnsMoved()} refreshes, checks the index
  * ({@link #checkIndex(int)}, {@link #requireIndex(long)} or a {@code Ref}'s {@link #refIndex}) and then reads or
  * writes the column through the raw accessors here, which check nothing. This class also gives the record-level
- * operations that the {@link dev.cairn.World}'s convenience methods need. Those allocate a record per call and are
+ * operations that the {@link dev.cairn.world.World}'s convenience methods need. Those allocate a record per call and are
  * meant for code that is not hot.
  * <p>
  * <b>Signals.</b> Listeners connected with {@link #onAdded}, {@link #onUpdated} and {@link #onRemoving} hear every
  * add (after the values are written), every {@code patch} and {@link #markUpdated(long)}, and every removal (before
- * the slot is reused, also from {@link dev.cairn.World#destroy(long)}, {@link #clear()} and inside iterations).
+ * the slot is reused, also from {@link dev.cairn.world.World#destroy(long)}, {@link #clear()} and inside iterations).
  * Engine structures that must stay exact (observers, groups) follow the storage through {@link StorageHook}s, which
  * hear of an add before the listeners and of a removal after them. With nothing connected, an add or a removal costs
  * one test of a field more.
@@ -41,7 +47,7 @@ import java.util.Arrays;
  *
  * @param <R> the component record.
  */
-public abstract class ComponentStorage<R extends Record> extends SparseSet
+public abstract class ComponentStorage<R extends Record> extends SparseSet implements Deferred.Target
 {
     private static final StorageHook[] NO_HOOKS = new StorageHook[0];
 
@@ -76,8 +82,6 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final ComponentSignal removing;
     private StorageHook[] hooks = NO_HOOKS;
     private boolean signalled;
-    /** How many added or updated events are being sent now (listeners may cause nested ones). */
-    private int sending;
     /** The pool entities must be alive in, told when this storage becomes signalled or stops being; or null. */
     private final EntityPool pool;
     /** Whether an update listener or a hook that follows updates is there: what a patch must tell. */
@@ -103,6 +107,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      *
      * @param type         the component type.
      * @param offHeap      owner of the memory, or null for a storage that owns its memory.
+     * @param walks        the walks of the world whose memory it is; null with {@code offHeap}.
      * @param pool         the pool entities must be alive in, or null to accept any well-formed handle.
      * @param clock        the clock of the world (or of this storage alone) that tracked components are stamped with.
      * @param columnWidths byte width of each field column; a tracked storage adds its two tick columns after them.
@@ -110,11 +115,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     protected ComponentStorage(
         final ComponentType<R, ?> type,
         final OffHeap offHeap,
+        final Walks walks,
         final EntityPool pool,
         final Clock clock,
         final int[] columnWidths)
     {
-        super(type.policy(), offHeap, pool, displayName(type.recordClass()) + " storage",
+        super(type.policy(), offHeap, walks, pool, displayName(type.recordClass()) + " storage",
             withTickColumns(columnWidths, type.isTracked()));
         this.type = type;
         this.pool = pool;
@@ -147,9 +153,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             .mapToInt(field -> field.type() == FieldType.BOOLEAN ? 2 : field.constants().size())
             .toArray();
         final String name = name();
-        this.added = new ComponentSignal(name + ": added", this::checkListenersMutable, this::listenersChanged);
-        this.updated = new ComponentSignal(name + ": updated", this::checkListenersMutable, this::listenersChanged);
-        this.removing = new ComponentSignal(name + ": removing", this::checkListenersMutable, this::listenersChanged);
+        this.added = new ComponentSignal("a listener of " + name + ": added", this::checkListenersMutable,
+            this::listenersChanged);
+        this.updated = new ComponentSignal("a listener of " + name + ": updated", this::checkListenersMutable,
+            this::listenersChanged);
+        this.removing = new ComponentSignal("a listener of " + name + ": removing", this::checkListenersMutable,
+            this::listenersChanged);
         if (tracked)
         {
             clock.track(this);
@@ -195,7 +204,6 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     public final Connection onAdded(final ComponentListener listener)
     {
-        ensureMutable("connect a listener to");
         return added.connect(listener);
     }
 
@@ -209,21 +217,19 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      */
     public final Connection onUpdated(final ComponentListener listener)
     {
-        ensureMutable("connect a listener to");
         return updated.connect(listener);
     }
 
     /**
      * Connects a listener to every removal of this component, called before the slot is reused, while the values can
      * still be read at the given index: {@code remove}, {@code erase}, {@link #clear()},
-     * {@link dev.cairn.World#destroy(long)} and {@link dev.cairn.World#clear()}.
+     * {@link dev.cairn.world.World#destroy(long)} and {@link dev.cairn.world.World#clear()}.
      *
      * @param listener the listener.
      * @return its connection: close it to disconnect.
      */
     public final Connection onRemoving(final ComponentListener listener)
     {
-        ensureMutable("connect a listener to");
         return removing.connect(listener);
     }
 
@@ -280,6 +286,195 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     public final boolean isSignalled()
     {
         return signalled;
+    }
+
+    /**
+     * Removes the component from an entity if it has it. Inside a walk or a listener the removal is recorded and made
+     * when the walk returns (the entity keeps its component meanwhile); the answer says whether it will be removed.
+     *
+     * @param entity any value.
+     * @return true if the entity has (or, deferred, had when asked) the component.
+     * @throws IllegalStateException if the storage is closed.
+     */
+    @Override
+    public final boolean remove(final long entity)
+    {
+        final Walks walks = walks();
+        if (walks.isDeferring() && walks.canDefer())
+        {
+            ensureOpen();
+            if (indexOf(entity) < 0)
+            {
+                return false;
+            }
+            walks.deferred().remove(this, entity);
+            return true;
+        }
+        if (removing.isEmpty())
+        {
+            return super.remove(entity);
+        }
+        final int operation = walks.beginOperation("removing " + Entity.toString(entity) + "'s " + type.recordClass()
+            .getSimpleName());
+        try
+        {
+            return super.remove(entity);
+        }
+        finally
+        {
+            walks.end(operation);
+        }
+    }
+
+    /**
+     * Removes the component from each of {@code entities[offset, offset + length)} that has it, in order; inside a
+     * walk or a listener the removals are recorded as {@link #remove(long)} records them.
+     *
+     * @param entities any values.
+     * @param offset   where the first is.
+     * @param length   how many.
+     * @return how many had the component.
+     * @throws IndexOutOfBoundsException if the range does not fit {@code entities}; nothing is removed then.
+     * @throws IllegalStateException     if the storage is closed.
+     */
+    @Override
+    public final int removeAll(final long[] entities, final int offset, final int length)
+    {
+        final Walks walks = walks();
+        if (walks.isDeferring() && walks.canDefer() || !removing.isEmpty())
+        {
+            java.util.Objects.checkFromIndexSize(offset, length, entities.length);
+            int removed = 0;
+            for (int i = offset; i < offset + length; i++)
+            {
+                removed += remove(entities[i]) ? 1 : 0;
+            }
+            return removed;
+        }
+        return super.removeAll(entities, offset, length);
+    }
+
+    /**
+     * Removes the component from every entity that has it, telling the removal listeners of each. Inside a walk or a
+     * listener the clear is recorded and made when the walk returns.
+     *
+     * @throws IllegalStateException if the storage is closed.
+     */
+    @Override
+    public final void clear()
+    {
+        final Walks walks = walks();
+        if (walks.isDeferring() && walks.canDefer())
+        {
+            ensureOpen();
+            walks.deferred().task(new Runnable()
+            {
+                @Override
+                public void run()
+                {
+                    clear();
+                }
+
+                @Override
+                public String toString()
+                {
+                    return name() + ".clear()";
+                }
+            });
+            return;
+        }
+        if (removing.isEmpty())
+        {
+            super.clear();
+            return;
+        }
+        final int operation = walks.beginOperation(name() + ".clear()");
+        try
+        {
+            super.clear();
+        }
+        finally
+        {
+            walks.end(operation);
+        }
+    }
+
+    /**
+     * Whether an add, remove or update made now is recorded and made later: a walk or a listener holds the world's
+     * structure. Generated {@code emplace} methods record through {@link #deferAdd} then.
+     *
+     * @return true inside walks and listeners of a world.
+     */
+    protected final boolean isDeferring()
+    {
+        final Walks walks = walks();
+        return walks.isDeferring() && walks.canDefer();
+    }
+
+    /**
+     * Records adding this component to an entity, checked now as a direct add would be: the caller writes the
+     * fields into the row returned, and the component is added when the walk returns (or its fields overwritten, if
+     * a change recorded before gave the entity the component by then).
+     *
+     * @param entity an alive entity without the component.
+     * @return the row to write the fields into, at the offsets of {@link #rowOffset(int)}.
+     * @throws IllegalArgumentException if the entity is not alive or has the component.
+     * @throws IllegalStateException    if the storage is closed.
+     */
+    protected final Row deferAdd(final long entity)
+    {
+        ensureOpen();
+        final int index = indexOf(entity);
+        if (index >= 0)
+        {
+            throw new IllegalArgumentException("entity " + Entity.toString(entity) + " already has " +
+                type.recordClass().getSimpleName() + " (in " + name() + "); check contains() (World.has) first, or " +
+                "write the existing value instead of adding it");
+        }
+        requireInsertable(entity);
+        return walks().deferred().add(this, entity, rowBytes());
+    }
+
+    private void requireInsertable(final long entity)
+    {
+        if (!Entity.isWellFormed(entity))
+        {
+            throw new IllegalArgumentException("cannot add " + type.recordClass().getSimpleName() + " to " +
+                Entity.toString(entity) + ": it is not an entity handle (NULL or malformed); use a handle returned " +
+                "by World.create()");
+        }
+        if (pool != null)
+        {
+            pool.requireAlive(entity);
+        }
+    }
+
+    @Override
+    public final boolean isAlive(final long entity)
+    {
+        return Entity.isWellFormed(entity) && (pool == null || pool.isAlive(entity));
+    }
+
+    @Override
+    public final void applyAdd(final long entity, final byte[] row, final int offset)
+    {
+        putRow(entity, row, offset);
+    }
+
+    @Override
+    public final void applyRemove(final long entity)
+    {
+        remove(entity);
+    }
+
+    @Override
+    public final void applyUpdated(final long entity)
+    {
+        final int index = indexOf(entity);
+        if (index >= 0 && updateSignalled)
+        {
+            sendUpdated(entity, index);
+        }
     }
 
     /**
@@ -377,14 +572,14 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     }
 
     /**
-     * Adds a component to an entity that does not have one.
+     * Adds a component to an entity that does not have one; inside a walk or a listener the addition is recorded and
+     * made when the walk returns.
      *
      * @param entity    the entity.
      * @param component its value.
-     * @return the packed index the component occupies.
      * @throws IllegalArgumentException if the entity already has this component or is not alive.
      */
-    public abstract int add(long entity, R component);
+    public abstract void add(long entity, R component);
 
     /**
      * Overwrites the component of an entity that has one.
@@ -583,7 +778,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             throw new IndexOutOfBoundsException(count + " entries of " + stride + " bytes at " + offset +
                 " do not fit in an array of " + entries.length);
         }
-        ensureMutable("add to");
+        ensureOpen();
         if (signalled || !insertsQuickly())
         {
             return 0;
@@ -619,6 +814,17 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
                 "an array of " + row.length);
         }
         checkRowValues(row, ByteArrays.BASE + offset);
+        if (isDeferring())
+        {
+            if (onlyAlive && !isAlive(entity))
+            {
+                return false;
+            }
+            requireInsertable(entity);
+            final Row recorded = walks().deferred().add(this, entity, rowBytes());
+            System.arraycopy(row, offset, recorded.bytes(), recorded.offset(), rowBytes());
+            return true;
+        }
         final int found = onlyAlive ? indexOrInsertAlive(entity) : indexOrInsertMember(entity);
         if (found == NOT_ALIVE)
         {
@@ -843,7 +1049,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
      * @throws dev.cairn.snapshot.SnapshotFormatException if the data is inconsistent, or a field's type changed in a
      *                                                    way that cannot be mapped (the message names it).
      * @throws IllegalStateException                      if the storage is not empty, or closed.
-     * @throws dev.cairn.memory.OffHeapExhaustedException if the memory cannot be allocated.
+     * @throws dev.cairn.OffHeapExhaustedException if the memory cannot be allocated.
      */
     public final void readSnapshot(final SnapshotInput in)
     {
@@ -1065,9 +1271,17 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     {
         if (updateSignalled)
         {
-            if (isStructureLocked())
+            if (walks().isParallel())
             {
-                ensureMutable("patch or markUpdated (which notify listeners and observers) a component of");
+                throw walks().refusedChange("patch or markUpdated " + Entity.toString(entity) + "'s component of " +
+                    name() + " (which tells listeners and observers)", "listeners and observers are not " +
+                    "thread-safe; record the patch with patch(commands, ...) of a dev.cairn.command.CommandBuffer, " +
+                    "or write the fields one by one (which tells no one)");
+            }
+            if (isDeferring())
+            {
+                // The announcement waits for the walk's end: nothing follows the update now.
+                return;
             }
             for (final StorageHook hook : hooks)
             {
@@ -1094,6 +1308,11 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         }
         if (updateSignalled)
         {
+            if (isDeferring())
+            {
+                walks().deferred().updated(this, entity);
+                return;
+            }
             sendUpdated(entity, index);
         }
     }
@@ -1184,39 +1403,48 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     @Override
     protected final Throwable beforeRemove(final long entity, final int index)
     {
-        // The listeners and earlier hooks may move or remove the component: look again only if the layout changed.
-        long seen = layoutVersion();
-        Throwable failure = removing.send(this, entity, index, null);
+        // Listeners first, with the component and the groups as they were; then the hooks, which may move it.
+        Throwable failure = null;
+        if (!removing.isEmpty())
+        {
+            final int hold = walks().hold(removing.toString());
+            failure = removing.send(entity, index, null);
+            endHold(hold, failure);
+        }
         final StorageHook[] hooks = this.hooks;
+        long seen = layoutVersion();
         int now = index;
         for (int k = hooks.length; --k >= 0; )
         {
-            final StorageHook hook = hooks[k];
-            if (isClosed())
-            {
-                return Signal.closedMeanwhile(failure, name(), entity);
-            }
             if (layoutVersion() != seen)
             {
                 now = indexOf(entity);
                 seen = layoutVersion();
             }
-            if (now < 0)
-            {
-                break;
-            }
             try
             {
-                hook.removing(entity, now);
+                hooks[k].removing(entity, now);
             }
             catch (final Throwable thrown)
             {
-                failure = Signal.collect(failure, thrown);
+                failure = Failures.collect(failure, thrown);
             }
         }
         return failure;
     }
 
+    /** Ends the hold around listeners; the operation that called them applies what they deferred. */
+    private void endHold(final int hold, final Throwable failure)
+    {
+        if (failure == null)
+        {
+            walks().end(hold);
+        }
+        else
+        {
+            walks().end(hold, failure);
+        }
+    }
     private int sendAdded(final long entity, final int index)
     {
         // Every removal and reordering changes the layout version: while it stays, the component is where it was.
@@ -1231,34 +1459,42 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             }
             catch (final Throwable thrown)
             {
-                failure = Signal.collect(failure, thrown);
-            }
-            if (isClosed())
-            {
-                Signal.rethrow(Signal.closedMeanwhile(failure, name(), entity));
+                failure = Failures.collect(failure, thrown);
             }
             if (layoutVersion() != seen)
             {
                 now = indexOf(entity);
                 seen = layoutVersion();
             }
-            if (now < 0)
+        }
+        if (!added.isEmpty())
+        {
+            // The last step: once the listeners return, what they deferred is applied (if nothing else holds).
+            final int hold = walks().hold(added.toString());
+            try
             {
-                Signal.rethrow(failure);
-                return now;
+                failure = added.send(entity, now, failure);
+            }
+            finally
+            {
+                failure = failure == null ? endHoldCollecting(hold) : walks().end(hold, failure);
             }
         }
-        sending++;
+        Failures.rethrow(failure);
+        return layoutVersion() == seen ? now : indexOf(entity);
+    }
+
+    private Throwable endHoldCollecting(final int hold)
+    {
         try
         {
-            failure = added.send(this, entity, now, failure);
+            walks().end(hold);
+            return null;
         }
-        finally
+        catch (final RuntimeException | Error thrown)
         {
-            sending--;
+            return thrown;
         }
-        Signal.rethrow(failure);
-        return layoutVersion() == seen ? now : indexOf(entity);
     }
 
     private void sendUpdated(final long entity, final int index)
@@ -1275,39 +1511,33 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             }
             catch (final Throwable thrown)
             {
-                failure = Signal.collect(failure, thrown);
+                failure = Failures.collect(failure, thrown);
             }
         }
-        sending++;
-        try
+        if (!updated.isEmpty())
         {
-            failure = updated.send(this, entity, index, failure);
+            final int hold = walks().hold(updated.toString());
+            try
+            {
+                failure = updated.send(entity, index, failure);
+            }
+            finally
+            {
+                failure = failure == null ? endHoldCollecting(hold) : walks().end(hold, failure);
+            }
         }
-        finally
-        {
-            sending--;
-        }
-        Signal.rethrow(failure);
-    }
-
-    /**
-     * Whether this storage's listeners are being told of an addition, an update or a removal right now.
-     *
-     * @return true while any of its listeners runs.
-     */
-    public final boolean isAnnouncing()
-    {
-        return sending > 0 || isAnnouncingRemoval();
+        Failures.rethrow(failure);
     }
 
     private void checkListenersMutable()
     {
-        if (isStructureLocked())
+        ensureOpen();
+        if (walks().isParallel())
         {
-            ensureMutable("connect or disconnect a listener of");
+            throw walks().refusedChange("connect or disconnect a listener of " + name(), "listeners are not " +
+                "thread-safe; connect them before the parallel walk or after it");
         }
     }
-
     private void listenersChanged()
     {
         final boolean wasSignalled = signalled;

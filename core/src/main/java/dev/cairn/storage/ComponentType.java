@@ -1,15 +1,16 @@
 package dev.cairn.storage;
 
 import dev.cairn.DeletionPolicy;
-import dev.cairn.entity.EntityPool;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.Walks;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Identifies a component record and knows how to build its generated storage. Each generated storage declares one
- * as its {@code TYPE} constant; the {@link dev.cairn.World} keeps its storages in an array indexed by {@link #id()},
+ * as its {@code TYPE} constant; the {@link dev.cairn.world.World} keeps its storages in an array indexed by {@link #id()},
  * so typed access is an array load.
  *
  * @param <R> the component record.
@@ -29,11 +30,12 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
          * Creates an empty storage.
          *
          * @param offHeap owner of its memory, or null for a storage that owns its memory.
+         * @param walks   the walks of the world whose memory it is; null with {@code offHeap}.
          * @param pool    the pool its entities must be alive in, or null to accept any well-formed handle.
          * @param clock   the clock its change ticks come from.
          * @return the new storage.
          */
-        S create(OffHeap offHeap, EntityPool pool, Clock clock);
+        S create(OffHeap offHeap, Walks walks, EntityPool pool, Clock clock);
     }
 
     /** What a generated storage passes to {@link #register} for a {@code @Component(tracked = true)} record. */
@@ -266,13 +268,14 @@ public final class ComponentType<R extends Record, S extends ComponentStorage<R>
      * Builds an empty storage.
      *
      * @param offHeap owner of its memory, or null for a storage that owns (and on close frees) its memory.
+     * @param walks   the walks of the world whose memory it is; null with {@code offHeap}.
      * @param pool    the pool its entities must be alive in, or null to accept any well-formed handle.
      * @param clock   the clock its change ticks come from.
      * @return the new storage.
      */
-    public S newStorage(final OffHeap offHeap, final EntityPool pool, final Clock clock)
+    public S newStorage(final OffHeap offHeap, final Walks walks, final EntityPool pool, final Clock clock)
     {
-        return factory.create(offHeap, pool, clock);
+        return factory.create(offHeap, walks, pool, clock);
     }
 
     @Override

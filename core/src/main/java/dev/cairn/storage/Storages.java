@@ -1,7 +1,7 @@
 package dev.cairn.storage;
 
 /**
- * Where component storages are found by type: a {@link dev.cairn.World}. Runtime views look their storages up
+ * Where component storages are found by type: a {@link dev.cairn.world.World}. Runtime views look their storages up
  * through it, so they depend on this lookup and not on the world.
  */
 public interface Storages

@@ -1,6 +1,9 @@
 package dev.cairn.view;
 
 import dev.cairn.Entity;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.Walks;
 import dev.cairn.parallel.Chunks;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
@@ -80,7 +83,7 @@ public final class RuntimeView
     }
 
     /**
-     * Creates a view over sets of a world; what {@link dev.cairn.World#view(Class[])} calls.
+     * Creates a view over sets of a world; what {@link dev.cairn.world.World#view(Class[])} calls.
      *
      * @param world    where {@link #without(Class[])} finds storages (the world the sets belong to); may be null.
      * @param included sets an entity must be a member of; at least one.
@@ -146,7 +149,7 @@ public final class RuntimeView
      * {@code since}.
      *
      * @param recordClass an included component declared {@code @Component(tracked = true)}.
-     * @param since       a tick, for example one {@link dev.cairn.World#advanceTick()} returned.
+     * @param since       a tick, for example one {@link dev.cairn.world.World#advanceTick()} returned.
      * @return a new view; this one is unchanged.
      * @throws IllegalArgumentException if the view does not include that component, or it is not tracked.
      */
@@ -160,7 +163,7 @@ public final class RuntimeView
      * after tick {@code since}.
      *
      * @param recordClass an included component declared {@code @Component(tracked = true)}.
-     * @param since       a tick, for example one {@link dev.cairn.World#advanceTick()} returned.
+     * @param since       a tick, for example one {@link dev.cairn.world.World#advanceTick()} returned.
      * @return a new view; this one is unchanged.
      * @throws IllegalArgumentException if the view does not include that component, or it is not tracked.
      */
@@ -354,48 +357,36 @@ public final class RuntimeView
     }
 
     /**
-     * Visits every matching entity once, from the back of the leading set to the front; allocates nothing.
+     * Calls {@code action} with each matching entity, walking the smallest included set from front to back. A walk:
+     * the world's structure holds still, and the changes the action makes are applied when it returns.
      *
-     * @param action receives each entity's handle.
-     * @throws IllegalStateException if a set is closed, before or during the iteration.
+     * @param action receives each matching entity.
+     * @throws IllegalStateException if a set is closed.
      */
     public void forEach(final LongConsumer action)
     {
+        java.util.Objects.requireNonNull(action, "action is null: pass what to do with each entity");
         ensureOpen();
         final SparseSet lead = lead();
-        announce();
+        final Walks walks = Access.walks(lead);
+        final int walk = walks.beginWalk("RuntimeView.forEach");
         try
         {
-            walk(lead, action);
-        }
-        finally
-        {
-            endAnnounced(sets.length);
-        }
-    }
-
-    private void walk(final SparseSet lead, final LongConsumer action)
-    {
-        int i = lead.extent();
-        long moves = lead.moveCount();
-        while (--i >= 0)
-        {
-            final long entity = lead.entityAt(i);
-            if (entity != Entity.NULL && matches(lead, i, entity))
+            final int end = lead.extent();
+            for (int i = 0; i < end; i++)
             {
-                action.accept(entity);
-                if (lead.moveCount() != moves)
+                final long entity = lead.entityAt(i);
+                if (entity != Entity.NULL && matches(lead, i, entity))
                 {
-                    lead.checkWalk(moves, i);
-                    moves = lead.moveCount();
-                }
-                final int end = lead.extent();
-                if (i > end)
-                {
-                    i = end;
+                    action.accept(entity);
                 }
             }
         }
+        catch (final Throwable thrown)
+        {
+            throw Failures.propagate(walks.end(walk, thrown));
+        }
+        walks.end(walk);
     }
 
     /**
@@ -410,77 +401,45 @@ public final class RuntimeView
         parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);
     }
 
-    /**
-     * Visits every matching entity once, splitting the leading set into chunks that run on {@code pool}: the same
-     * entities as {@link #forEach(LongConsumer)}, each exactly once, in no particular order across chunks (back to
-     * front within one). Until it returns the world's structure is locked: the action may read any component and
-     * write the fields of the entity it visits, and every structural change (create, destroy, add, remove, clear,
-     * sort...) throws {@link IllegalStateException}; record those in a {@link dev.cairn.command.CommandBuffer}. The
-     * first exception the action throws reaches the caller once every started chunk has returned, later ones
-     * suppressed in it. Allocates per chunk, never per entity.
-     *
-     * @param pool      where the chunks run; the calling thread waits.
-     * @param chunkSize packed indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.
-     * @param action    receives each entity's handle, on any of the pool's threads.
-     * @throws IllegalStateException    if a set is closed, or a parallel iteration of the world runs already.
-     * @throws IllegalArgumentException if {@code chunkSize} is negative.
-     */
     public void parallelForEach(final ForkJoinPool pool, final int chunkSize, final LongConsumer action)
     {
         Chunks.requireValid(pool, chunkSize, action);
         ensureOpen();
         final SparseSet lead = lead();
-        announce();
-        try
+        Access.walks(lead).runParallel("RuntimeView.parallelForEach", pool, lead.extent(), chunkSize, (from, to) ->
         {
-            lead.forEachChunk(lead.extent(), pool, chunkSize, "RuntimeView.parallelForEach", (from, to) ->
+            for (int i = from; i < to; i++)
             {
-                for (int i = to; --i >= from; )
+                final long entity = lead.entityAt(i);
+                if (entity != Entity.NULL && matches(lead, i, entity))
                 {
-                    final long entity = lead.entityAt(i);
-                    if (entity != Entity.NULL && matches(lead, i, entity))
-                    {
-                        action.accept(entity);
-                    }
+                    action.accept(entity);
                 }
-            });
-        }
-        finally
-        {
-            endAnnounced(sets.length);
-        }
+            }
+        });
     }
 
     /**
-     * Counts the matching entities by walking the leading set; allocates nothing.
+     * Counts the matching entities by walking the smallest included set.
      *
-     * @return how many entities {@link #forEach(LongConsumer)} would visit now.
+     * @return how many entities a walk started now would visit.
      * @throws IllegalStateException if a set is closed.
      */
     public int count()
     {
         ensureOpen();
         final SparseSet lead = lead();
-        announce();
-        try
+        int count = 0;
+        for (int i = 0; i < lead.extent(); i++)
         {
-            int count = 0;
-            for (int i = lead.extent() - 1; i >= 0; i--)
+            final long entity = lead.entityAt(i);
+            if (entity != Entity.NULL && matches(lead, i, entity))
             {
-                final long entity = lead.entityAt(i);
-                if (entity != Entity.NULL && matches(lead, i, entity))
-                {
-                    count++;
-                }
+                count++;
             }
-            return count;
         }
-        finally
-        {
-            endAnnounced(sets.length);
-        }
+        return count;
     }
-
     @Override
     public String toString()
     {
@@ -519,39 +478,6 @@ public final class RuntimeView
             }
         }
         return true;
-    }
-
-    /**
-     * Announces an iteration on every set of the view, not only the one it walks: they may be of other worlds, or
-     * standalone, so no single announcement keeps all their memory from being freed. Closing any of them (or its
-     * world), from the action or another thread, then throws instead of freeing memory the walk reads. If one cannot
-     * be announced (it is closed or being closed), those announced are ended and the exception thrown.
-     */
-    private void announce()
-    {
-        int announced = 0;
-        try
-        {
-            for (final SparseSet set : sets)
-            {
-                set.beginIteration();
-                announced++;
-            }
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            endAnnounced(announced);
-            throw ex;
-        }
-    }
-
-    /** Ends the announcements {@link #announce} made on the first {@code count} sets. */
-    private void endAnnounced(final int count)
-    {
-        for (int k = 0; k < count; k++)
-        {
-            sets[k].endIteration();
-        }
     }
 
     private SparseSet lead()

@@ -1,6 +1,6 @@
 package dev.cairn.command;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;

@@ -2,8 +2,8 @@ package dev.cairn.model;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.entity.EntityPool;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.OffHeap;
 import dev.cairn.set.SparseSet;
 
 import java.util.ArrayList;

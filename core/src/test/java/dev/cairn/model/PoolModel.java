@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reference model of an {@link dev.cairn.entity.EntityPool}: which indices exist, their current versions, which are
+ * Reference model of an {@link dev.cairn.internal.EntityPool}: which indices exist, their current versions, which are
  * alive, and the order in which free indices come back.
  * <p>
  * Recycling is LIFO: the most recently destroyed index is the next one created, with its next version. After

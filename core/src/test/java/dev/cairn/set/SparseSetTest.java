@@ -1,10 +1,10 @@
 package dev.cairn.set;
 
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.entity.EntityPool;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.OffHeap;
 import dev.cairn.model.PayloadSet;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;

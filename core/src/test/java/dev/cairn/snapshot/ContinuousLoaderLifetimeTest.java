@@ -1,7 +1,7 @@
 package dev.cairn.snapshot;
 
-import dev.cairn.World;
-import dev.cairn.memory.LeakReports;
+import dev.cairn.world.World;
+import dev.cairn.internal.LeakReports;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;

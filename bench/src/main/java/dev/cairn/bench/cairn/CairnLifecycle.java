@@ -1,6 +1,6 @@
 package dev.cairn.bench.cairn;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.bench.Workload;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

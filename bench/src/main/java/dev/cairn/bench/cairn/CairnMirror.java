@@ -1,6 +1,6 @@
 package dev.cairn.bench.cairn;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.bench.Workload;
 import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;

@@ -7,7 +7,7 @@ import com.artemis.WorldConfigurationBuilder;
 import com.artemis.io.JsonArtemisSerializer;
 import com.artemis.io.SaveFileFormat;
 import com.artemis.managers.WorldSerializationManager;
-import dev.cairn.World;
+import dev.cairn.world.World;
 import dev.cairn.bench.Workload;
 import dev.cairn.snapshot.Snapshot;
 import org.agrona.BufferUtil;

@@ -1,6 +1,6 @@
 package dev.cairn.bench.demo;
 
-import dev.cairn.World;
+import dev.cairn.world.World;
 
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;

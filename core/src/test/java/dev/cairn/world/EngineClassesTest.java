@@ -1,4 +1,4 @@
-package dev.cairn;
+package dev.cairn.world;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.cairn.memory;
+package dev.cairn.internal;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,8 @@
-package dev.cairn;
+package dev.cairn.world;
 
-import dev.cairn.memory.LeakReports;
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.Entity;
+import dev.cairn.internal.LeakReports;
+import dev.cairn.OffHeapExhaustedException;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;

@@ -1,4 +1,4 @@
-package dev.cairn.storage;
+package dev.cairn.internal;
 
 /**
  * An engine structure that must follow a storage exactly, such as an observer or a group, attached with
@@ -24,7 +24,7 @@ public interface StorageHook
     /**
      * Called before an entity is inserted, and before a component is overwritten if this hook
      * {@link #followsUpdates()}, when nothing has changed yet: make room for what {@link #added} or {@link #updated}
-     * will need. Throwing here (for example {@link dev.cairn.memory.OffHeapExhaustedException}) refuses the insert or
+     * will need. Throwing here (for example {@link dev.cairn.OffHeapExhaustedException}) refuses the insert or
      * the patch with nothing changed.
      *
      * @param entity the entity about to be inserted or updated.

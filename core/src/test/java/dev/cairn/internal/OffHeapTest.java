@@ -1,5 +1,6 @@
-package dev.cairn.memory;
+package dev.cairn.internal;
 
+import dev.cairn.OffHeapExhaustedException;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

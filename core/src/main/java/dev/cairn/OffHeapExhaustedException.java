@@ -1,4 +1,4 @@
-package dev.cairn.memory;
+package dev.cairn;
 
 /**
  * An operation needed off-heap memory that could not be had: the owner's byte budget would be exceeded, or the native

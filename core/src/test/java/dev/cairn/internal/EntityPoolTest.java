@@ -1,8 +1,8 @@
-package dev.cairn.entity;
+package dev.cairn.internal;
 
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.Entity;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.OffHeap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

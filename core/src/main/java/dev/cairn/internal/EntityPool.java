@@ -1,16 +1,16 @@
-package dev.cairn.entity;
+package dev.cairn.internal;
 
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.Entity;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.OffHeap;
 import dev.cairn.snapshot.SnapshotFormatException;
 import dev.cairn.snapshot.SnapshotInput;
 import dev.cairn.snapshot.SnapshotOutput;
 import org.agrona.UnsafeApi;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.lang.ref.Reference;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.Walks;
+
 import java.util.function.LongConsumer;
 
 /**
@@ -34,7 +34,9 @@ import java.util.function.LongConsumer;
  * retired, never handed out again, so a destroyed handle stays stale forever. Retired indices count against
  * {@link #maxEntities()}.
  * <p>
- * Not thread-safe, except that iterations on other threads are detected when the memory's owner closes.
+ * <b>Walks.</b> {@link #forEach} is a walk of the world: it visits the entities alive when it began, skipping those
+ * created meanwhile (creating is the one change a walk does not defer: it hands out a handle at once). Not
+ * thread-safe; during a parallel walk, creating is refused.
  */
 public final class EntityPool
 {
@@ -44,21 +46,8 @@ public final class EntityPool
     /** The version entry of a retired index. */
     static final int RETIRED = Integer.MIN_VALUE;
 
-    private static final VarHandle ITERATIONS;
     /** Version entries copied and checked at a time by a snapshot load: 64 KiB, which stays in cache. */
     private static final int READ_BLOCK = 16 * 1024;
-
-    static
-    {
-        try
-        {
-            ITERATIONS = MethodHandles.lookup().findVarHandle(EntityPool.class, "iterations", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
 
     private final OffHeap offHeap;
     private final int maxEntities;
@@ -80,29 +69,32 @@ public final class EntityPool
     /** The capacities when the last snapshot load began: a failed load shrinks the pool back to them. */
     private int versionCapacityBeforeLoad;
     private int freeCapacityBeforeLoad;
-    @SuppressWarnings("unused")
-    private volatile int iterations;
+    private final Walks walks;
+    /** While walked: the indices handed out since the walk began, one bit each, made at the first such create. */
+    private long[] bornDuringWalk;
+    private int walkers;
     private boolean closed;
-    private boolean locked;
 
     /**
      * Creates an empty pool that can hold up to {@link #MAX_ENTITIES} entities.
      *
      * @param offHeap owner of the pool's memory.
+     * @param walks   the walks of the world it belongs to.
      */
-    public EntityPool(final OffHeap offHeap)
+    public EntityPool(final OffHeap offHeap, final Walks walks)
     {
-        this(offHeap, MAX_ENTITIES);
+        this(offHeap, walks, MAX_ENTITIES);
     }
 
     /**
      * Creates an empty pool with a smaller id space.
      *
      * @param offHeap     owner of the pool's memory.
+     * @param walks       the walks of the world it belongs to.
      * @param maxEntities how many distinct indices may be handed out, from 1 to {@link #MAX_ENTITIES}.
      * @throws IllegalArgumentException if {@code maxEntities} is out of range.
      */
-    public EntityPool(final OffHeap offHeap, final int maxEntities)
+    public EntityPool(final OffHeap offHeap, final Walks walks, final int maxEntities)
     {
         if (maxEntities < 1 || maxEntities > MAX_ENTITIES)
         {
@@ -111,32 +103,8 @@ public final class EntityPool
         }
         this.offHeap = offHeap;
         this.maxEntities = maxEntities;
-        offHeap.register(new OffHeap.Holder()
-        {
-            @Override
-            public boolean isIterating()
-            {
-                return iterations > 0;
-            }
-
-            @Override
-            public void memoryFreed()
-            {
-                forgetMemory();
-            }
-
-            @Override
-            public void structureLocked(final boolean locked)
-            {
-                EntityPool.this.locked = locked;
-            }
-
-            @Override
-            public String toString()
-            {
-                return "the entity pool";
-            }
-        });
+        this.walks = walks;
+        offHeap.register(this::forgetMemory);
     }
 
     /**
@@ -149,7 +117,16 @@ public final class EntityPool
      */
     public long create()
     {
-        ensureMutable("create an entity in");
+        ensureCreatable("create an entity in");
+        if (walkers != 0)
+        {
+            return bornDuringWalk(createIndex());
+        }
+        return createIndex();
+    }
+
+    private long createIndex()
+    {
         if (freeCount > 0)
         {
             return recycle();
@@ -185,7 +162,7 @@ public final class EntityPool
      */
     public void create(final long[] entities, final int offset, final int length)
     {
-        ensureMutable("create entities in");
+        ensureCreatable("create entities in");
         if (offset < 0 || length < 0 || offset > entities.length - length)
         {
             throw new IndexOutOfBoundsException(
@@ -534,79 +511,66 @@ public final class EntityPool
     }
 
     /**
-     * Visits every alive entity, from the highest index to the lowest. Destroying the entity being visited is safe;
-     * entities created meanwhile may or may not be visited; closing the memory's owner from {@code action} throws.
-     * Walks every index ever created, alive or not.
+     * Visits every entity alive when the walk began, from the lowest index to the highest: a walk of the world, during
+     * which destroys are deferred. Entities created meanwhile are not visited. Walks every index ever created, alive
+     * or not.
      *
      * @param action receives each alive handle.
      * @throws IllegalStateException if the pool is closed.
      */
     public void forEach(final LongConsumer action)
     {
-        announceIteration();
+        final int walk = walks.beginWalk("World.forEachEntity");
+        walkers++;
         try
         {
-            for (int index = created; --index >= 0; )
+            final int end = created;
+            for (int index = 0; index < end; index++)
             {
                 final int version = versionAt(index);
-                if (version >= 0)
+                if (version >= 0 && !isBornDuringWalk(index))
                 {
                     action.accept(Entity.combine(index, version));
                 }
             }
         }
-        finally
+        catch (final Throwable thrown)
         {
-            endIteration();
+            endWalk();
+            throw Failures.propagate(walks.end(walk, thrown));
+        }
+        endWalk();
+        walks.end(walk);
+    }
+
+    private void endWalk()
+    {
+        if (--walkers == 0)
+        {
+            bornDuringWalk = null;
         }
     }
 
-    /**
-     * Runs {@code action} announced as an iteration of this pool, as {@link #forEach} is: until it returns, closing
-     * the memory's owner, from this thread or another, is refused.
-     *
-     * @param action what runs while the memory must stay.
-     * @throws IllegalStateException if the pool is closed or being closed by another thread.
-     */
-    public void runAnnounced(final Runnable action)
+    private long bornDuringWalk(final long entity)
     {
-        announceIteration();
-        try
+        final int index = Entity.index(entity);
+        if (bornDuringWalk == null || (index >>> 6) >= bornDuringWalk.length)
         {
-            action.run();
+            final long[] grown = new long[(Math.max(created, index + 1) + 63) >>> 6];
+            if (bornDuringWalk != null)
+            {
+                System.arraycopy(bornDuringWalk, 0, grown, 0, bornDuringWalk.length);
+            }
+            bornDuringWalk = grown;
         }
-        finally
-        {
-            endIteration();
-        }
+        bornDuringWalk[index >>> 6] |= 1L << index;
+        return entity;
     }
 
-    /**
-     * Whether {@link #forEach} or {@link #runAnnounced} runs now, on any thread.
-     *
-     * @return true while the pool is being iterated.
-     */
-    public boolean isIterating()
+    private boolean isBornDuringWalk(final int index)
     {
-        return iterations > 0;
-    }
-
-    /** Counts an iteration in, then checks for a close under way: one of the two sees the other (see OffHeap). */
-    private void announceIteration()
-    {
-        ITERATIONS.getAndAdd(this, 1);
-        if (offHeap.isClosing() && !offHeap.awaitCloseDecision())
-        {
-            ITERATIONS.getAndAdd(this, -1);
-            ensureOpen();
-            throw new IllegalStateException("the entity pool is being closed by another thread");
-        }
-    }
-
-    private void endIteration()
-    {
-        ITERATIONS.getAndAdd(this, -1);
-        Reference.reachabilityFence(this);
+        final long[] born = bornDuringWalk;
+        return born != null && (index >>> 6) < born.length && (born[index >>> 6] & (1L << index)) != 0;
     }
 
     /**
@@ -618,7 +582,8 @@ public final class EntityPool
     {
         ensureMutable("clear");
         tryGrowFreeStack(freeCount + alive);
-        for (int index = 0; index < created && alive > 0; index++)
+        // From the highest index down, as EnTT's clear: the next creates then take the lowest index first.
+        for (int index = created; --index >= 0 && alive > 0; )
         {
             final int version = versionAt(index);
             if (version >= 0)
@@ -1059,25 +1024,37 @@ public final class EntityPool
         }
     }
 
+    /** The memory is being freed: forget it, then read as closed (stopped part-way, forgetting again finishes). */
     private void forgetMemory()
     {
-        closed = true;
-        versions = 0;
-        free = 0;
-        versionCapacity = 0;
-        freeCapacity = 0;
         created = 0;
         freeCount = 0;
         unlisted = 0;
         alive = 0;
+        versionCapacity = 0;
+        freeCapacity = 0;
+        versions = 0;
+        free = 0;
+        closed = true;
     }
 
     private void ensureMutable(final String change)
     {
-        if (closed | locked)
+        if (closed)
         {
             ensureOpen();
-            throw offHeap.lockedStructure(change + " the entity pool");
+        }
+    }
+
+    /** Creating is made at once, even in a walk, but not from a parallel walk's threads, which would race. */
+    private void ensureCreatable(final String change)
+    {
+        ensureMutable(change);
+        if (walks.isParallel())
+        {
+            throw walks.refusedChange(change + " the World", "the threads of a parallel walk would race for the " +
+                "indices; record creates with a dev.cairn.command.CommandBuffer (whose placeholders resolve in a " +
+                "deterministic order), or create after the walk");
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.cairn.memory;
+package dev.cairn.internal;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;

@@ -1,6 +1,7 @@
-package dev.cairn;
+package dev.cairn.world;
 
-import dev.cairn.memory.OffHeapExhaustedException;
+import dev.cairn.Entity;
+import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.snapshot.Snapshot;
 import org.junit.jupiter.api.Test;
 

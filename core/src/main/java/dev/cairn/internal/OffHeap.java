@@ -1,23 +1,24 @@
-package dev.cairn.memory;
+package dev.cairn.internal;
 
+import dev.cairn.OffHeapExhaustedException;
 import org.agrona.UnsafeApi;
 
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 
 /**
- * Owner of off-heap memory: allocates, grows and frees the blocks of one {@link dev.cairn.World} (or of one
- * standalone set), counts the bytes it holds, and frees every block it still holds when it is closed.
+ * Owner of off-heap memory: allocates, grows and frees the blocks of one world (or of one standalone set), counts the bytes it holds, and frees every block it still holds when it is closed.
  * <p>
- * <b>All or nothing.</b> {@link #allocate} and {@link #reallocate} either succeed or throw {@link OffHeapExhaustedException}
+ * <b>All or nothing.</b> {@link #allocate} and {@link #reallocate} either succeed or throw
+ * {@link dev.cairn.OffHeapExhaustedException}
  * having changed nothing; structures that grow several blocks at once record each block's new address as soon as it
  * moved and take their capacity from the smallest block (see {@link Columns#grow(int)}), so a failed growth leaves
  * their contents and capacity as they were. An optional byte budget makes an allocation fail before the native
  * allocator is asked.
  * <p>
- * <b>Closing.</b> Every structure built on this memory registers a {@link Holder}. {@link #close()} refuses (and
- * changes nothing) while any holder is being iterated, from whichever thread; otherwise it tells every holder that
- * its memory is gone, so that later calls throw instead of touching it, and frees every block.
+ * <b>Closing.</b> Every structure built on this memory registers a {@link Holder}. {@link #close()} tells every holder
+ * that its memory is gone, so that later calls throw instead of touching it, and frees every block. Whether the memory
+ * may be closed now (no walk reads it) is for the owner's {@link Walks} to say.
  * <p>
  * <b>Leaks.</b> Memory whose owner became unreachable without being closed is freed by a {@link Cleaner}, and the
  * leak is reported once through the {@link System.Logger} {@code dev.cairn}; with the system property
@@ -27,8 +28,7 @@ import java.util.ArrayList;
  * <p>
  * {@link #allocate}, {@link #reallocate}, {@link #free} and {@link #allocatedBytes} may be called from several threads
  * at once (a parallel snapshot load grows several storages together), each under this owner's lock, which costs
- * nothing next to the native allocator's call; the rest (locking, closing, registering holders) belongs to the owner's
- * thread.
+ * nothing next to the native allocator's call; the rest (closing, registering holders) belongs to the owner's thread.
  */
 public final class OffHeap
 {
@@ -54,43 +54,22 @@ public final class OffHeap
     private static final Cleaner CLEANER = Cleaner.create();
 
     /**
-     * A structure whose memory this owner holds: a set, a storage or an entity pool.
+     * A structure that keeps addresses of this memory: told when the memory is freed, so that it forgets them first.
      */
+    @FunctionalInterface
     public interface Holder
     {
         /**
-         * Whether an iteration over the structure is in progress on any thread; {@link #close()} refuses while one is.
-         *
-         * @return true while iterating.
-         */
-        boolean isIterating();
-
-        /**
-         * Called by {@link #close()} before the memory is freed: the structure forgets its addresses and from now on
-         * throws {@link IllegalStateException} when used.
+         * Called by {@link #close()} before the memory is freed: the structure forgets its addresses (without freeing
+         * them: the close frees every block) and from now on throws {@link IllegalStateException} when used. Called
+         * again if a close stopped part-way is retried.
          */
         void memoryFreed();
-
-        /**
-         * Called by {@link #lockStructure(String)} and {@link #unlockStructure()}: while locked, the structure refuses
-         * every change of its members, order or memory with {@link IllegalStateException}, and keeps serving reads.
-         * It may be told the state it is in already, and should only record the state.
-         *
-         * @param locked whether changes are refused from now on.
-         */
-        default void structureLocked(final boolean locked)
-        {
-        }
     }
 
     private final Blocks blocks;
     private final Cleaner.Cleanable cleanable;
     private final ArrayList<Holder> holders = new ArrayList<>();
-    private volatile boolean closing;
-    /** Set once a close that passed its checks has freed (or tried to free) every block. */
-    private volatile boolean freed;
-    private String lockedBy;
-    private boolean lockedForParallel;
 
     /**
      * Creates an owner that holds no memory yet and has no budget.
@@ -205,7 +184,6 @@ public final class OffHeap
     {
         final Blocks blocks = this.blocks;
         blocks.ensureOpen();
-        ensureUnlocked("allocate");
         if (bytes <= 0)
         {
             throw new IllegalArgumentException("cannot allocate a block of " + bytes + " bytes; pass 1 or more");
@@ -257,7 +235,6 @@ public final class OffHeap
         }
         final Blocks blocks = this.blocks;
         blocks.ensureOpen();
-        ensureUnlocked("grow a block of");
         final long oldBytes = blocks.table.sizeOf(address);
         if (oldBytes == BlockTable.MISSING)
         {
@@ -308,7 +285,6 @@ public final class OffHeap
             return;
         }
         final Blocks blocks = this.blocks;
-        ensureUnlocked("free a block of");
         final long bytes = blocks.table.remove(address);
         if (bytes == BlockTable.MISSING)
         {
@@ -347,149 +323,7 @@ public final class OffHeap
     public void register(final Holder holder)
     {
         blocks.ensureOpen();
-        ensureUnlocked("create a structure on");
         holders.add(holder);
-    }
-
-    /**
-     * Locks the structure of everything built on this memory while several threads read and write component values,
-     * as a parallel iteration does: every holder refuses structural changes, and allocating, growing, freeing and
-     * registering refuse too, each with an {@link IllegalStateException} that names {@code what}. Locks do not nest;
-     * call {@link #unlockStructure()} in a {@code finally} block, from the thread that locked.
-     *
-     * @param what what holds the lock, for messages, for example {@code "MovementView.parallelForEach"}.
-     * @throws IllegalStateException if the memory is closed or already locked (a parallel iteration inside another).
-     */
-    public void lockStructure(final String what)
-    {
-        lock(what, true);
-    }
-
-    /**
-     * Locks the structure, as {@link #lockStructure(String)} does, while one thread copies this memory between calls
-     * to code that is not the engine's (a snapshot written to a channel calls the channel between copies): a
-     * structural change or a close from that code would move or free the memory under the copy. Call
-     * {@link #unlockStructure()} in a {@code finally} block.
-     *
-     * @param what what holds the lock, for messages, for example {@code "Snapshot.save to a channel"}.
-     * @throws IllegalStateException if the memory is closed or already locked.
-     */
-    public void lockStructureForCopy(final String what)
-    {
-        lock(what, false);
-    }
-
-    private void lock(final String what, final boolean parallel)
-    {
-        blocks.ensureOpen();
-        if (lockedBy != null)
-        {
-            throw new IllegalStateException(parallel && lockedForParallel ?
-                "cannot start " + what + " while " + lockedBy + " runs: parallel iterations of one World do not " +
-                "nest; run it after the first returns, or inside the first's action with the forEach of a view of " +
-                "the action's own (a view's Refs serve one thread at a time, so each thread needs its own view)" :
-                "cannot start " + what + " while " + lockedBy + " runs; start it after that returns");
-        }
-        tellHolders(true);
-        lockedBy = what;
-        lockedForParallel = parallel;
-    }
-
-    /**
-     * Lifts {@link #lockStructure(String)}; a no-op if not locked.
-     */
-    public void unlockStructure()
-    {
-        if (lockedBy == null)
-        {
-            return;
-        }
-        tellHolders(false);
-        lockedBy = null;
-    }
-
-    /**
-     * Tells every holder whether its structure is locked, all or none: if telling one throws, those told already are
-     * told back before the exception goes on. Each holder is first told what it knows already (a no-op), so that a
-     * stack about to run out overflows there, before anything changed, rather than half-way through: the calls that
-     * change something then need no more stack than those that just returned.
-     */
-    private void tellHolders(final boolean locked)
-    {
-        for (int i = 0; i < holders.size(); i++) // no iterator: a warm block walk allocates nothing
-        {
-            holders.get(i).structureLocked(!locked);
-        }
-        int told = 0;
-        try
-        {
-            for (; told < holders.size(); told++)
-            {
-                holders.get(told).structureLocked(locked);
-            }
-        }
-        catch (final RuntimeException | Error ex)
-        {
-            for (int i = 0; i < told; i++)
-            {
-                holders.get(i).structureLocked(!locked);
-            }
-            throw ex;
-        }
-    }
-
-    /**
-     * What holds the structure lock.
-     *
-     * @return its description, or null while unlocked.
-     */
-    public String structureLockedBy()
-    {
-        return lockedBy;
-    }
-
-    /**
-     * The exception for a structural change attempted while the structure is locked.
-     *
-     * @param change what was attempted, for example {@code "insert into Position storage"}.
-     * @return the exception to throw.
-     */
-    public IllegalStateException lockedStructure(final String change)
-    {
-        if (!lockedForParallel)
-        {
-            return new IllegalStateException("cannot " + change + " while " + lockedBy + " runs: it copies the " +
-                "memory between calls to your code, and a structural change (create, destroy, add, remove, clear, " +
-                "sort, compact, groups, observers) would move or free the memory under it; make the change after " +
-                "it returns, or record it in a dev.cairn.command.CommandBuffer and apply() that afterwards");
-        }
-        return new IllegalStateException(
-            "cannot " + change + " while " + lockedBy + " runs in parallel: structural changes (create, " +
-            "destroy, add, remove, clear, sort, compact, groups, observers) would race with it. Record creates, " +
-            "destroys, adds, removes and patches in a dev.cairn.command.CommandBuffer and apply() it after the " +
-            "iteration; make any other change after the iteration returns");
-    }
-
-    /**
-     * Throws {@link #lockedStructure} while the structure is locked.
-     *
-     * @param change what is attempted, for example {@code "close group Movers of"}.
-     * @throws IllegalStateException if a parallel iteration runs.
-     */
-    public void requireUnlocked(final String change)
-    {
-        if (lockedBy != null)
-        {
-            throw lockedStructure(change);
-        }
-    }
-
-    private void ensureUnlocked(final String change)
-    {
-        if (lockedBy != null)
-        {
-            throw lockedStructure(change + " " + blocks.ownerName + "'s memory");
-        }
     }
 
     /**
@@ -503,40 +337,9 @@ public final class OffHeap
     }
 
     /**
-     * Whether {@link #close()} is under way or done. An iteration announces itself (so that
-     * {@link Holder#isIterating()} is true) and then checks this; {@link #close()} sets it and then asks every
-     * holder. Both write before they read, through volatile fields, so at least one of them sees the other: either
-     * the iteration fails at its start or the close is refused.
-     *
-     * @return true while closing and once closed.
-     */
-    public boolean isClosing()
-    {
-        return closing;
-    }
-
-    /**
-     * A structure of this owner that is being iterated now (on any thread), for messages of changes that must wait
-     * until no walk is in progress.
-     *
-     * @return the first one found, or null if none is iterated.
-     */
-    public Holder iteratedHolder()
-    {
-        for (final Holder holder : holders)
-        {
-            if (holder.isIterating())
-            {
-                return holder;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * Frees every block this owner still holds, after telling every holder. Idempotent.
-     *
-     * @throws IllegalStateException if a holder is being iterated (on any thread); nothing is closed then.
+     * Frees every block: each holder forgets its addresses first, then the blocks are freed. Idempotent; a close that
+     * stopped part-way (the stack running out) may be called again, and frees what is left. Whoever walks the memory
+     * must be asked first: the owner's {@link Walks#close} refuses while a walk runs.
      */
     public void close()
     {
@@ -544,60 +347,14 @@ public final class OffHeap
         {
             return;
         }
-        closing = true;
-        if (lockedBy != null && !lockedForParallel)
+        for (int k = 0; k < holders.size(); k++)
         {
-            closing = false;
-            throw new IllegalStateException(blocks.ownerName + " cannot be closed while " + lockedBy + " runs: it " +
-                "would free memory that is being read; close it after that returns");
+            holders.get(k).memoryFreed();
         }
-        for (final Holder holder : holders)
-        {
-            if (holder.isIterating())
-            {
-                closing = false;
-                throw new IllegalStateException(
-                    blocks.ownerName + " cannot be closed while " + holder + " is being iterated (from this or " +
-                    "another thread): it would free memory the iteration reads; close it after the iteration returns");
-            }
-        }
-        try
-        {
-            for (final Holder holder : holders)
-            {
-                holder.memoryFreed();
-            }
-            holders.clear();
-            blocks.explicitlyClosed = true;
-            cleanable.clean();
-        }
-        finally
-        {
-            freed = true;
-        }
+        holders.clear();
+        blocks.explicitlyClosed = true;
+        cleanable.clean();
     }
-
-    /**
-     * For an iteration that counted itself in and then found a {@link #close()} under way on another thread: waits
-     * until that close has decided, which takes no longer than telling the holders and freeing the blocks (a close runs
-     * no code but the engine's). The close either saw the iteration and was refused, and the iteration may go on, or
-     * had already passed its check, and the memory is gone.
-     *
-     * @return true if the memory stays (no close under way, or it was refused); false if it was freed.
-     */
-    public boolean awaitCloseDecision()
-    {
-        while (closing)
-        {
-            if (freed)
-            {
-                return false;
-            }
-            Thread.onSpinWait();
-        }
-        return true;
-    }
-
     /**
      * What messages call the owner of this memory, for example {@code "World"}.
      *

@@ -1,4 +1,4 @@
-package dev.cairn.memory;
+package dev.cairn.internal;
 
 /**
  * The address and size of every block an {@link OffHeap} holds: an open-addressing table that stays exact even when an

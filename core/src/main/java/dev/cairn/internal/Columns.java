@@ -1,5 +1,6 @@
-package dev.cairn.memory;
+package dev.cairn.internal;
 
+import dev.cairn.OffHeapExhaustedException;
 import org.agrona.UnsafeApi;
 
 /**
@@ -156,20 +157,36 @@ public final class Columns
     }
 
     /**
-     * Frees every column; the capacity becomes 0.
+     * Frees every column; the capacity becomes 0. Each column is forgotten before it is freed, so a free stopped
+     * part-way leaves a block to the owner's close, never an address freed twice.
      */
     public void free()
     {
+        capacity = 0;
         for (int k = 0; k < addresses.length; k++)
         {
-            if (addresses[k] != 0 && !offHeap.isClosed())
+            final long address = addresses[k];
+            addresses[k] = 0;
+            slots[k] = 0;
+            if (address != 0 && !offHeap.isClosed())
             {
-                offHeap.free(addresses[k]);
+                offHeap.free(address);
             }
+        }
+    }
+
+    /**
+     * Forgets every column without freeing it, for an owner that frees all of its blocks itself; the capacity becomes
+     * 0.
+     */
+    public void forget()
+    {
+        capacity = 0;
+        for (int k = 0; k < addresses.length; k++)
+        {
             addresses[k] = 0;
             slots[k] = 0;
         }
-        capacity = 0;
     }
 
     /**

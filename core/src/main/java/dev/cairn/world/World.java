@@ -1,13 +1,17 @@
-package dev.cairn;
+package dev.cairn.world;
 
-import dev.cairn.memory.OffHeapExhaustedException;
-import dev.cairn.entity.EntityPool;
+import dev.cairn.Entity;
+import dev.cairn.OffHeapExhaustedException;
+import dev.cairn.internal.EntityPool;
 import dev.cairn.group.RuntimeGroup;
-import dev.cairn.memory.OffHeap;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.Deferred;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.Walks;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signal.Connection;
 import dev.cairn.signal.EntitySignal;
-import dev.cairn.signal.Signal;
 import dev.cairn.snapshot.SnapshotInput;
 import dev.cairn.snapshot.SnapshotOutput;
 import dev.cairn.storage.Clock;
@@ -54,24 +58,17 @@ import java.util.function.LongConsumer;
  * Not thread-safe: use a world from one thread at a time; only the guard of {@link #close()} against iterations works
  * across threads.
  */
-public final class World implements AutoCloseable, Storages
+public final class World implements AutoCloseable, Storages, Deferred.Target
 {
-    /** How often destroy removes the components that listeners add back to an entity being destroyed. */
-    private static final int DESTROY_PASSES = 8;
-
     private final OffHeap offHeap;
+    private final Walks walks;
     private final EntityPool entities;
-    private final Clock clock = new Clock(() -> ensureUnlocked("change the tick of"));
+    private final Clock clock = new Clock(this::checkTickChangeable);
     private final EntitySignal createdSignal =
-        new EntitySignal("World: created", this::checkListenersMutable, null, this::isClosed);
+        new EntitySignal("a listener of World: created", this::checkListenersChangeable, null);
     private final EntitySignal destroyingSignal =
-        new EntitySignal("World: destroying", this::checkListenersMutable, null, this::isClosed);
+        new EntitySignal("a listener of World: destroying", this::checkListenersChangeable, null);
     private final RuntimeGroup.Registry groups;
-    /** The entities being destroyed while listeners watch, innermost last: destroying one again does nothing. */
-    private long[] dying = new long[4];
-    private int dyingCount;
-    /** How many created events are being sent now. */
-    private int creating;
     /** How many times {@link #reset()} forgot every handle. */
     private long resets;
     /**
@@ -98,10 +95,10 @@ public final class World implements AutoCloseable, Storages
             "dev.cairn.DeletionPolicy",
             "dev.cairn.command.CommandBuffer",
             "dev.cairn.command.PlaceholderTags",
-            "dev.cairn.entity.EntityPool",
+            "dev.cairn.internal.EntityPool",
             "dev.cairn.group.RuntimeGroup",
-            "dev.cairn.memory.ByteArrays",
-            "dev.cairn.memory.OffHeap",
+            "dev.cairn.internal.ByteArrays",
+            "dev.cairn.internal.OffHeap",
             "dev.cairn.parallel.Chunk",
             "dev.cairn.parallel.Chunks",
             "dev.cairn.set.SparseSet",
@@ -115,6 +112,11 @@ public final class World implements AutoCloseable, Storages
             "dev.cairn.storage.SnapshotMapping$1",
             "dev.cairn.view.RuntimeView",
         };
+    }
+
+    static
+    {
+        Access.installWalks(World.class, world -> ((World)world).walks);
     }
 
     /** Set once every class of {@link #engineClasses()} is initialised. */
@@ -155,84 +157,128 @@ public final class World implements AutoCloseable, Storages
         OffHeap.requireUnsafeAccess();
         initialiseEngineClasses();
         this.offHeap = new OffHeap("World", maxOffHeapBytes);
-        this.entities = new EntityPool(offHeap, maxEntities);
-        this.groups = new RuntimeGroup.Registry(this, offHeap, entities);
+        this.walks = new Walks("World", true);
+        this.entities = new EntityPool(offHeap, walks, maxEntities);
+        this.groups = new RuntimeGroup.Registry(this, offHeap, walks, entities);
     }
 
     /**
-     * Creates an entity with no components. A created listener that throws does not undo the creation: the entity is
+     * Creates an entity with no components. Even inside a walk or a listener the handle is handed out at once (the
+     * entity is alive and its components can be added, deferred as every add there); its created listeners are told
+     * when the deferred changes are applied. A created listener that throws does not undo the creation: the entity is
      * alive, and the exception reaches the caller without its handle (listeners that may throw should record the
      * entities they are handed).
      *
      * @return its handle.
-     * @throws IllegalStateException if the id space is exhausted or the world is closed.
+     * @throws IllegalStateException if the id space is exhausted, the world is closed, or a parallel walk runs (record
+     *                               creates with a command buffer there).
      */
     public long create()
     {
         final long entity = entities.create();
         if (!createdSignal.isEmpty())
         {
-            final Throwable failure;
-            creating++;
-            try
-            {
-                failure = createdSignal.send(entity, null);
-            }
-            finally
-            {
-                creating--;
-            }
-            if (isClosed())
-            {
-                Signal.rethrow(Signal.collect(failure, closedByListener("create()")));
-            }
-            Signal.rethrow(failure);
+            announceCreated(entity);
         }
         return entity;
     }
 
+    private void announceCreated(final long entity)
+    {
+        if (walks.isDeferring())
+        {
+            walks.deferred().task(new Created(entity));
+            return;
+        }
+        final int hold = walks.hold(createdSignal.toString());
+        final Throwable failure = createdSignal.send(entity, null);
+        endHold(hold, failure);
+    }
+
+    /** Ends a hold around listeners, applying what they deferred, and throws what they and that threw. */
+    private void endHold(final int hold, final Throwable failure)
+    {
+        Failures.rethrow(failure == null ? endCollecting(hold) : walks.end(hold, failure));
+    }
+
+    private Throwable endCollecting(final int token)
+    {
+        try
+        {
+            walks.end(token);
+            return null;
+        }
+        catch (final RuntimeException | Error thrown)
+        {
+            return thrown;
+        }
+    }
+
+    /** A creation announced when deferred changes are applied; dropped if the entity died meanwhile. */
+    private final class Created implements Runnable
+    {
+        private final long entity;
+
+        Created(final long entity)
+        {
+            this.entity = entity;
+        }
+
+        @Override
+        public void run()
+        {
+            if (valid(entity))
+            {
+                announceCreated(entity);
+            }
+        }
+
+        @Override
+        public String toString()
+        {
+            return "the created listeners of " + Entity.toString(entity);
+        }
+    }
     /**
      * Creates {@code count} entities into {@code entities[0, count)}, then announces them to the created listeners in
      * that order; one that a listener destroyed before its turn is not announced (its destroying was).
      *
      * @param entities receives the handles; at least {@code count} long.
      * @param count    how many to create.
-     * @throws IllegalStateException if fewer than {@code count} indices are free or the world is closed.
+     * @throws IllegalStateException if fewer than {@code count} indices are free, the world is closed, or a parallel
+     *                               walk runs.
      */
     public void create(final long[] entities, final int count)
     {
         this.entities.create(entities, 0, count);
-        if (!createdSignal.isEmpty())
+        if (createdSignal.isEmpty())
         {
-            Throwable failure = null;
-            creating++;
-            try
-            {
-                for (int i = 0; i < count; i++)
-                {
-                    if (!valid(entities[i]))
-                    {
-                        continue; // destroyed by a listener of an earlier one: its destroying was announced already
-                    }
-                    failure = createdSignal.send(entities[i], failure);
-                    if (isClosed())
-                    {
-                        failure = Signal.collect(failure, closedByListener(
-                            "create(entities, " + count + ") announced " + Entity.toString(entities[i])));
-                        break;
-                    }
-                }
-            }
-            finally
-            {
-                creating--;
-            }
-            Signal.rethrow(failure);
+            return;
         }
+        if (walks.isDeferring())
+        {
+            for (int i = 0; i < count; i++)
+            {
+                walks.deferred().task(new Created(entities[i]));
+            }
+            return;
+        }
+        final int operation = walks.beginOperation("create(entities, " + count + ")");
+        Throwable failure = null;
+        for (int i = 0; i < count; i++)
+        {
+            if (valid(entities[i]))
+            {
+                final int hold = walks.hold(createdSignal.toString());
+                failure = createdSignal.send(entities[i], failure);
+                walks.end(hold);
+            }
+        }
+        endHold(operation, failure);
     }
-
     /**
-     * Destroys an entity and removes it from every storage that holds it.
+     * Destroys an entity and removes it from every storage that holds it. Inside a walk or a listener the destroy is
+     * recorded (the entity stays alive, with its components, until the walk returns) and made then.
      *
      * @param entity an alive entity.
      * @throws IllegalArgumentException if it is not alive (stale, destroyed, never created, NULL).
@@ -240,9 +286,15 @@ public final class World implements AutoCloseable, Storages
      */
     public void destroy(final long entity)
     {
+        if (walks.isDeferring())
+        {
+            entities.requireAlive(entity);
+            walks.deferred().destroy(this, entity);
+            return;
+        }
         if (isSignalled())
         {
-            destroySignalled(entity, null);
+            destroyAnnounced(entity, "destroy(" + Entity.toString(entity) + ")");
             return;
         }
         entities.destroy(entity);
@@ -255,44 +307,49 @@ public final class World implements AutoCloseable, Storages
             }
         }
     }
-
     /**
      * Destroys {@code entities[0, count)}, with the result of {@link #destroy(long)} called on each in order, but
      * visiting each storage once for all of them rather than once per entity: the faster way to destroy many. Either
      * every one is destroyed or, if one is not alive or is there twice, none. While listeners watch, each entity is
-     * destroyed in turn as {@link #destroy(long)} does it; one that a listener destroyed meanwhile is skipped, and
-     * what the listeners throw is collected and thrown at the end.
+     * destroyed in turn as {@link #destroy(long)} does it, and what the listeners throw is collected and thrown at the
+     * end. Inside a walk or a listener the destroys are recorded, as {@link #destroy(long)} records them.
      *
      * @param entities the handles; at least {@code count} long.
      * @param count    how many to destroy.
      * @throws NullPointerException      if {@code entities} is null; nothing is destroyed.
      * @throws IndexOutOfBoundsException if {@code count} is negative or larger than the array; nothing is destroyed.
      * @throws IllegalArgumentException  naming the first that is not alive or is there twice; nothing is destroyed.
-     * @throws IllegalStateException     if the world is closed, or a parallel iteration of it runs.
+     * @throws IllegalStateException     if the world is closed.
      */
     public void destroy(final long[] entities, final int count)
     {
-        ensureUnlocked("destroy entities of");
+        ensureOpen();
+        if (walks.isDeferring())
+        {
+            this.entities.requireAliveOnce(entities, 0, count);
+            for (int i = 0; i < count; i++)
+            {
+                walks.deferred().destroy(this, entities[i]);
+            }
+            return;
+        }
         if (isSignalled())
         {
             this.entities.requireAliveOnce(entities, 0, count);
-            final String operation = "destroy(entities, " + count + ")";
+            final int operation = walks.beginOperation("destroy(entities, " + count + ")");
             Throwable failure = null;
             for (int i = 0; i < count; i++)
             {
-                if (this.entities.isAlive(entities[i]))
+                try
                 {
-                    try
-                    {
-                        destroySignalled(entities[i], operation);
-                    }
-                    catch (final RuntimeException | Error thrown)
-                    {
-                        failure = Signal.collect(failure, thrown);
-                    }
+                    destroyAnnounced(entities[i], null);
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Failures.collect(failure, thrown);
                 }
             }
-            Signal.rethrow(failure);
+            endHold(operation, failure);
             return;
         }
         this.entities.destroy(entities, 0, count);
@@ -306,92 +363,43 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Destroy while listeners watch: the entity stays alive while its destroying listeners run and its components
-     * are removed (so the listeners can read it, and a listener that creates an entity cannot get its index), and is
-     * released last. Listeners may re-add components to it; they are removed again, a few times over. Destroying it
-     * again from a listener meanwhile does nothing: it goes once this destroy is done.
+     * Destroy while listeners watch, as one operation: the destroying listeners first, with the entity whole; then
+     * each component's removal (its removal listeners told); then the release of the handle. What the listeners change
+     * is applied when the outermost operation returns.
      *
-     * @param operation the call the user made, for the message if a listener closes the world; null for
-     *                  {@code destroy(entity)}.
+     * @param operation what the operation is called in messages, or null inside an operation of the caller's.
      */
-    private void destroySignalled(final long entity, final String operation)
-    {
-        ensureUnlocked("destroy an entity of");
-        entities.requireAlive(entity);
-        for (int i = 0; i < dyingCount; i++)
-        {
-            if (dying[i] == entity)
-            {
-                return;
-            }
-        }
-        if (dyingCount == dying.length)
-        {
-            dying = Arrays.copyOf(dying, dyingCount * 2);
-        }
-        dying[dyingCount++] = entity;
-        try
-        {
-            destroyAnnounced(entity, operation);
-        }
-        finally
-        {
-            dyingCount--;
-        }
-    }
-
     private void destroyAnnounced(final long entity, final String operation)
     {
-        Throwable failure = destroyingSignal.send(entity, null);
-        if (isClosed())
+        entities.requireAlive(entity);
+        final int token = operation == null ? -1 : walks.beginOperation(operation);
+        Throwable failure = null;
+        if (!destroyingSignal.isEmpty())
         {
-            Signal.rethrow(Signal.collect(failure, closedByListener(operation != null ?
-                operation + " destroyed " + Entity.toString(entity) : "destroy(" + Entity.toString(entity) + ")")));
+            final int hold = walks.hold(destroyingSignal.toString());
+            failure = destroyingSignal.send(entity, null);
+            walks.end(hold);
         }
-        for (int pass = 0; entities.isAlive(entity) && hasComponentToRemove(entity); pass++)
-        {
-            if (pass == DESTROY_PASSES)
-            {
-                Signal.rethrow(Signal.collect(failure, new IllegalStateException(
-                    "cannot destroy " + Entity.toString(entity) + ": listeners add its components back as fast as " +
-                    "destroy() removes them; it is still alive")));
-            }
-            for (final ComponentStorage<?> storage : created)
-            {
-                try
-                {
-                    storage.remove(entity);
-                }
-                catch (final RuntimeException | Error thrown)
-                {
-                    failure = Signal.collect(failure, thrown);
-                }
-            }
-        }
-        if (entities.isAlive(entity))
-        {
-            entities.destroy(entity);
-        }
-        Signal.rethrow(failure);
-    }
-
-    private static IllegalStateException closedByListener(final String operation)
-    {
-        return new IllegalStateException("a listener closed the World while " + operation + " ran; the operation " +
-            "stopped there and the world's memory is freed");
-    }
-
-    /** Whether a storage holds the entity, not counting one that is announcing its removal (it goes afterwards). */
-    private boolean hasComponentToRemove(final long entity)
-    {
         for (final ComponentStorage<?> storage : created)
         {
-            if (storage.indexOf(entity) >= 0 && !storage.isRemoving(entity))
+            try
             {
-                return true;
+                storage.remove(entity);
+            }
+            catch (final RuntimeException | Error thrown)
+            {
+                failure = Failures.collect(failure, thrown);
             }
         }
-        return false;
+        entities.destroy(entity);
+        if (token == -1)
+        {
+            Failures.rethrow(failure);
+        }
+        else
+        {
+            endHold(token, failure);
+        }
     }
 
     /** Whether anything listens for an entity or a component leaving. */
@@ -432,13 +440,33 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Destroys every entity and empties every storage; memory stays allocated for reuse.
+     * Destroys every entity and empties every storage; memory stays allocated for reuse. The next entities created
+     * take the freed indices from the lowest up, as in EnTT, whether or not anything listens. Inside a walk or a
+     * listener the clear is recorded and made when the walk returns.
      *
      * @throws IllegalStateException if the world is closed.
      */
     public void clear()
     {
-        ensureUnlocked("clear");
+        ensureOpen();
+        if (walks.isDeferring())
+        {
+            walks.deferred().task(new Runnable()
+            {
+                @Override
+                public void run()
+                {
+                    clear();
+                }
+
+                @Override
+                public String toString()
+                {
+                    return "World.clear()";
+                }
+            });
+            return;
+        }
         if (isSignalled())
         {
             destroyEachEntity("clear()");
@@ -455,43 +483,12 @@ public final class World implements AutoCloseable, Storages
         }
     }
 
-    /**
-     * Makes this world as a new one but for its memory and its tick: every entity is destroyed as {@link #clear()}
-     * destroys them (listeners are told), then forgotten, so that the next entity created is index 0 with version 0,
-     * as in a new World, and a snapshot may be loaded into it ({@link dev.cairn.snapshot.Snapshot#load}). Storages keep
-     * their capacity and sparse pages, and groups, observers and listeners stay connected: loading a snapshot into a
-     * reset world writes into memory that is mapped already, which is what a game rewinding to a saved state every
-     * frame, or loading a level again, wants.
-     * <p>
-     * A handle from before the reset is no longer stale: it may name an entity created or loaded afterwards. Handles of
-     * entities a snapshot loaded afterwards holds name them again; drop the others (in components, maps, views' refs,
-     * {@link dev.cairn.snapshot.ContinuousLoader}s, which you close), and apply or clear
-     * {@link dev.cairn.command.CommandBuffer}s first (one that holds commands from before the reset refuses to apply
-     * them). The tick is not reset; a
-     * snapshot loaded afterwards sets it to the snapshot's, so ticks kept by systems to find changes since must be set
-     * back too.
-     *
-     * @throws IllegalStateException if the world is closed, a parallel iteration of it runs, or it is called from a
-     *                               listener of this world or from {@link #forEachEntity} (nothing changes then);
-     *                               what a listener throws while the entities are destroyed reaches the caller, and
-     *                               the entities are not forgotten then.
-     */
     public void reset()
     {
-        ensureUnlocked("reset");
-        if (dyingCount > 0 || creating > 0 || storageAnnouncing())
-        {
-            throw new IllegalStateException("reset() was called while " + (dyingCount > 0 ?
-                "an entity is being destroyed" : creating > 0 ? "an entity's creation is being announced" :
-                "a component's addition, update or removal is being announced") + " (from a listener), which " +
-                "would go on with handles the reset forgot; nothing was changed: call it after the listener returns");
-        }
-        if (entities.isIterating())
-        {
-            throw new IllegalStateException("reset() was called while the World's entities are being walked " +
-                "(forEachEntity), which would go on handing out handles the reset forgot; nothing was changed: call " +
-                "it after the walk returns, or clear() to destroy every entity from inside it");
-        }
+        ensureOpen();
+        walks.refuseWhileDeferring("reset() the World", "a reset forgets every handle, which the walk or listener " +
+            "would go on using; call it after the walk or listener returns, or clear() the world, which waits for " +
+            "their end");
         if (isSignalled())
         {
             destroyEachEntity("reset()");
@@ -513,60 +510,32 @@ public final class World implements AutoCloseable, Storages
         return resets;
     }
 
-    private boolean storageAnnouncing()
-    {
-        for (final ComponentStorage<?> storage : created)
-        {
-            if (storage.isAnnouncing())
-            {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
-     * What clear() and reset() do while listeners watch: each entity is destroyed as {@link #destroy(long)} does it.
+     * What clear() and reset() do while listeners watch: each entity is destroyed as {@link #destroy(long)} does it,
+     * from the highest index to the lowest, in one operation.
      *
      * @param operation the call, for messages.
      */
     private void destroyEachEntity(final String operation)
     {
+        final int token = walks.beginOperation(operation);
         Throwable failure = null;
-        // Entities being destroyed already (clear() called from their listeners) go when that destroy returns.
-        for (int pass = 0; entities.aliveCount() > dyingCount; pass++)
+        for (int index = entities.createdCount(); --index >= 0; )
         {
-            if (pass == DESTROY_PASSES)
+            final long entity = entities.aliveAt(index);
+            if (entity != Entity.NULL)
             {
-                Signal.rethrow(Signal.collect(failure, new IllegalStateException(
-                    "cannot clear the world: listeners create entities as fast as clear() destroys them")));
-            }
-            for (int index = entities.createdCount(); --index >= 0; )
-            {
-                if (isClosed())
+                try
                 {
-                    Signal.rethrow(Signal.collect(failure, closedByListener(operation)));
+                    destroyAnnounced(entity, null);
                 }
-                final long entity = entities.aliveAt(index);
-                if (entity != Entity.NULL)
+                catch (final RuntimeException | Error thrown)
                 {
-                    try
-                    {
-                        destroySignalled(entity, operation);
-                    }
-                    catch (final RuntimeException | Error thrown)
-                    {
-                        failure = Signal.collect(failure, thrown);
-                        if (isClosed())
-                        {
-                            // The destroy said so, naming this call.
-                            Signal.rethrow(failure);
-                        }
-                    }
+                    failure = Failures.collect(failure, thrown);
                 }
             }
         }
-        Signal.rethrow(failure);
+        endHold(token, failure);
     }
 
     /**
@@ -578,7 +547,6 @@ public final class World implements AutoCloseable, Storages
      */
     public Connection onCreated(final LongConsumer listener)
     {
-        ensureUnlocked("connect a listener to");
         return createdSignal.connect(listener);
     }
 
@@ -593,7 +561,6 @@ public final class World implements AutoCloseable, Storages
      */
     public Connection onDestroying(final LongConsumer listener)
     {
-        ensureUnlocked("connect a listener to");
         return destroyingSignal.connect(listener);
     }
 
@@ -621,7 +588,6 @@ public final class World implements AutoCloseable, Storages
      */
     public int advanceTick()
     {
-        ensureUnlocked("advance the tick of");
         return clock.advance();
     }
 
@@ -636,14 +602,16 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Visits every alive entity, from the highest index to the lowest. Destroying the entity being visited is safe;
-     * entities created meanwhile may or may not be visited. Walks every index ever created, alive or not.
+     * Visits every entity alive when it begins, from the lowest index to the highest: a walk, so destroys and other
+     * structural changes made by {@code action} are deferred until it returns, and entities created meanwhile are not
+     * visited. Walks every index ever created, alive or not.
      *
      * @param action receives each alive entity.
-     * @throws IllegalStateException if the world is closed, or closed from {@code action}.
+     * @throws IllegalStateException if the world is closed.
      */
     public void forEachEntity(final LongConsumer action)
     {
+        java.util.Objects.requireNonNull(action, "action is null: pass what to do with each entity");
         entities.forEach(action);
     }
 
@@ -814,7 +782,7 @@ public final class World implements AutoCloseable, Storages
     public RuntimeObserver.Builder observer()
     {
         ensureOpen();
-        return new RuntimeObserver.Builder(this, offHeap, entities);
+        return new RuntimeObserver.Builder(this, offHeap, walks, entities);
     }
 
     /**
@@ -898,43 +866,38 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Runs {@code write} with this world's structure locked, for a snapshot written to a channel: the channel's code
-     * runs between copies of the world's memory, and a structural change or a close from it would move or free that
-     * memory under the copy, so each is refused with an {@link IllegalStateException} until {@code write} returns.
+     * Runs {@code write}, a snapshot written to a channel, as a walk of this world: the channel's code runs between
+     * copies of the world's memory, so the changes it makes are deferred to the end of the save, and closing the
+     * world, from it or another thread, is refused until then.
      *
      * @param out   the snapshot being written (only a snapshot writer has one).
      * @param write what writes it.
-     * @throws IllegalStateException if the world is closed, or a parallel iteration of it runs.
+     * @throws IllegalStateException if the world is closed.
      */
     public void writeSnapshotLocked(final SnapshotOutput out, final Runnable write)
     {
         java.util.Objects.requireNonNull(out, "out");
+        runWalk("Snapshot.save to a channel", write);
+    }
+
+    private void runWalk(final String what, final Runnable walk)
+    {
         ensureOpen();
-        if (offHeap.structureLockedBy() != null)
+        final int token = walks.beginWalk(what);
+        try
         {
-            throw new IllegalStateException("cannot save a snapshot of the World to a channel while " +
-                offHeap.structureLockedBy() + " runs: the channel's code could change the World under the copy. " +
-                "Save into a ByteBuffer (Snapshot.save(world, buffer)), or to the channel after it returns");
+            walk.run();
         }
-        // Announced as an iteration, so that a close from another thread is refused, not run under the copy.
-        entities.runAnnounced(() ->
+        catch (final Throwable thrown)
         {
-            offHeap.lockStructureForCopy("Snapshot.save to a channel");
-            try
-            {
-                write.run();
-            }
-            finally
-            {
-                offHeap.unlockStructure();
-            }
-        });
+            throw Failures.propagate(walks.end(token, thrown));
+        }
+        walks.end(token);
     }
 
     /**
-     * Runs a snapshot save into a buffer announced as an iteration of this world, so that a {@link #close()} from
-     * another thread is refused, not run while the save copies the world's memory. No code but the engine's runs
-     * during such a save, so the structure is not locked.
+     * Runs a snapshot save into a buffer as a walk of this world, so that a {@link #close()} from another thread is
+     * refused, not run while the save copies the world's memory.
      *
      * @param out   the snapshot being written (only a snapshot writer has one).
      * @param write what writes it.
@@ -943,33 +906,28 @@ public final class World implements AutoCloseable, Storages
     public void writeSnapshotAnnounced(final SnapshotOutput out, final Runnable write)
     {
         java.util.Objects.requireNonNull(out, "out");
-        ensureOpen();
-        entities.runAnnounced(write);
+        runWalk("Snapshot.save", write);
     }
-
     /**
      * Checks that a snapshot may load into this world: it is open and new (or {@link #reset()} since), no entity ever
-     * created in it and every storage empty.
+     * created in it and every storage empty, and nothing walks it.
      *
-     * @throws IllegalStateException if it is not new, closed, or any of its storages, sets or entities is being
-     *                               iterated.
+     * @throws IllegalStateException if it is not new, closed, walked, or held by a listener.
      */
     public void checkNewForSnapshot()
     {
-        ensureUnlocked("load a snapshot into");
-        final OffHeap.Holder iterated = offHeap.iteratedHolder();
-        if (iterated != null)
+        requireNotDeferring("load a snapshot into");
+        if (walks.isWalked())
         {
-            throw new IllegalStateException("a snapshot cannot load into this World while " + iterated + " is being " +
-                "iterated, or loaded by another thread: a walk would go on over the loaded entities, two loads would " +
-                "mix; nothing was changed: load after the walk returns, or the other load");
+            throw new IllegalStateException("a snapshot cannot load into this World while another thread walks it, " +
+                "or loads into it: the walk would go on over the loaded entities, two loads would mix; nothing was " +
+                "changed: load after the walk returns, or the other load");
         }
         checkNew();
     }
-
     /**
-     * Runs a snapshot load announced as an iteration of this world, so that a {@link #close()} from another thread is
-     * refused, not run while the load writes into the world's memory.
+     * Runs a snapshot load as one operation of this world: a {@link #close()} from another thread is refused while the
+     * load writes into the world's memory, and what listeners change meanwhile is applied when it returns.
      *
      * @param in   the snapshot being read (only a snapshot loader has one).
      * @param load what loads it.
@@ -979,13 +937,22 @@ public final class World implements AutoCloseable, Storages
     {
         java.util.Objects.requireNonNull(in, "in");
         ensureOpen();
-        entities.runAnnounced(load);
+        final int token = walks.beginGuardedOperation("Snapshot.load");
+        Throwable failure = null;
+        try
+        {
+            load.run();
+        }
+        catch (final Throwable thrown)
+        {
+            failure = thrown;
+        }
+        endHold(token, failure);
     }
-
     /**
-     * Runs {@code handOut}, which hands a snapshot load's tasks to the program's executor, with this world's structure
-     * locked: the executor's {@code execute} runs on the loading thread, and a structural change or a close from it
-     * is refused with an {@link IllegalStateException} (which the load takes as the executor refusing the task).
+     * Runs {@code handOut}, which hands a snapshot load's tasks to the program's executor, as a hold: the executor's
+     * {@code execute} runs on the loading thread, and changes it makes wait for the end of the load; closing is
+     * refused.
      *
      * @param in      the snapshot being read (only a snapshot loader has one).
      * @param handOut what calls the executor.
@@ -993,20 +960,21 @@ public final class World implements AutoCloseable, Storages
     public void handOutLoadTasks(final SnapshotInput in, final Runnable handOut)
     {
         java.util.Objects.requireNonNull(in, "in");
-        offHeap.lockStructureForCopy("Snapshot.load's executor, whose execute() must only hand the task on,");
+        final int hold = walks.hold("Snapshot.load's executor, whose execute() must only hand the task on,");
+        Throwable failure = null;
         try
         {
             handOut.run();
         }
-        finally
+        catch (final Throwable thrown)
         {
-            offHeap.unlockStructure();
+            failure = thrown;
         }
+        endHold(hold, failure);
     }
-
     private void checkNew()
     {
-        ensureUnlocked("load a snapshot into");
+        ensureOpen();
         if (entities.createdCount() != 0 || !storagesEmpty())
         {
             throw new IllegalStateException(
@@ -1128,7 +1096,7 @@ public final class World implements AutoCloseable, Storages
     @Override
     public void close()
     {
-        offHeap.close();
+        walks.close(offHeap::close);
     }
 
     /**
@@ -1144,19 +1112,19 @@ public final class World implements AutoCloseable, Storages
     private <R extends Record, S extends ComponentStorage<R>> S createStorage(final ComponentType<R, S> type)
     {
         ensureOpen();
-        if (isStructureLocked())
+        if (walks.isParallel())
         {
-            throw new IllegalStateException("cannot create the storage of " + type.recordClass().getSimpleName() +
-                " while " + offHeap.structureLockedBy() + " runs: a world creates a component's storage the first " +
-                "time it is asked for, and that is a structural change; ask for it before (world.storage(" +
-                type.recordClass().getSimpleName() + ".class) or the generated storage's TYPE)");
+            throw walks.refusedChange("create the storage of " + type.recordClass().getSimpleName(), "a world " +
+                "creates a component's storage the first time it is asked for, which the threads of a parallel walk " +
+                "would race for; ask for it before (world.storage(" + type.recordClass().getSimpleName() +
+                ".class) or the generated storage's TYPE)");
         }
         final int id = type.id();
         if (id >= storages.length)
         {
             storages = Arrays.copyOf(storages, Math.max(id + 1, storages.length * 2));
         }
-        final S storage = type.newStorage(offHeap, entities, clock);
+        final S storage = type.newStorage(offHeap, walks, entities, clock);
         storages[id] = storage;
         created = Arrays.copyOf(created, created.length + 1);
         created[created.length - 1] = storage;
@@ -1164,57 +1132,72 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * Whether this world's structure is locked now, by a parallel iteration ({@code parallelForEach} of a view or
-     * group), a group's walk by block ({@code forEachBlock}) or a snapshot written to a channel: until it returns,
-     * structural changes (create, destroy, add, remove, clear, sort, compact, new storages, groups, observers and
-     * listeners, advancing the tick, closing) throw {@link IllegalStateException}; record them in a
-     * {@link dev.cairn.command.CommandBuffer} instead and apply it afterwards.
+     * Whether a structural change made now is deferred: a walk ({@code forEach} of a view, group or observer, a cursor
+     * loop, a block or parallel walk, {@link #forEachEntity}, a snapshot save) or a listener of this world runs, on
+     * this thread or, for a parallel walk, on its workers. Creating, destroying, adding, removing and clearing are then
+     * recorded and made when the outermost of them returns; closing, resetting, loading, sorting and compacting are
+     * refused.
      *
      * @return true while one runs; false once closed.
      */
-    public boolean isStructureLocked()
+    public boolean isDeferring()
     {
-        return !offHeap.isClosed() && offHeap.structureLockedBy() != null;
+        return !offHeap.isClosed() && walks.isDeferring();
     }
 
     /**
-     * What locks this world's structure now (see {@link #isStructureLocked()}), as the messages of refused changes
-     * name it.
+     * What holds this world's structure now (see {@link #isDeferring()}), innermost first, as the messages of refused
+     * changes name it.
      *
-     * @return for example {@code "MovementGroup.forEachBlock"}; null while nothing does, and once closed.
+     * @return for example {@code "a listener of Position storage: removing in MoversView.forEach"}; null while
+     * nothing does, and once closed.
      */
-    public String structureLockedBy()
+    public String heldBy()
     {
-        return offHeap.isClosed() ? null : offHeap.structureLockedBy();
+        return offHeap.isClosed() ? null : walks.describeHold();
     }
-
     /**
-     * Throws unless a structural change may be made now: for code outside the world (a loader, a builder) that
-     * changes it.
+     * Throws unless a change that cannot be deferred (a load, a reset) may be made now: for code outside the world
+     * (a loader) that changes it.
      *
      * @param change what is attempted, for the message: {@code "load a snapshot into"}, followed by "the World".
-     * @throws IllegalStateException if the world is closed, or a parallel iteration of it runs.
+     * @throws IllegalStateException if the world is closed, or a walk or listener holds its structure.
      */
-    public void requireStructureUnlocked(final String change)
-    {
-        ensureUnlocked(change);
-    }
-
-    private void checkListenersMutable()
-    {
-        if (isStructureLocked())
-        {
-            throw offHeap.lockedStructure("connect or disconnect a listener of the World");
-        }
-    }
-
-    private void ensureUnlocked(final String change)
+    public void requireNotDeferring(final String change)
     {
         ensureOpen();
-        if (offHeap.structureLockedBy() != null)
+        walks.refuseWhileDeferring(change + " the World", "do it after the walk or listener returns");
+    }
+    private void checkListenersChangeable()
+    {
+        ensureOpen();
+        if (walks.isParallel())
         {
-            throw offHeap.lockedStructure(change + " the World");
+            throw walks.refusedChange("connect or disconnect a listener of the World", "listeners are not " +
+                "thread-safe; connect them before the parallel walk or after it");
         }
+    }
+
+    private void checkTickChangeable()
+    {
+        ensureOpen();
+        if (walks.isParallel())
+        {
+            throw walks.refusedChange("advance the tick of the World", "the actions of the walk stamp their writes " +
+                "with the tick; advance it after the walk");
+        }
+    }
+
+    @Override
+    public boolean isAlive(final long entity)
+    {
+        return entities.isAlive(entity);
+    }
+
+    @Override
+    public void applyDestroy(final long entity)
+    {
+        destroy(entity);
     }
 
     private void ensureOpen()

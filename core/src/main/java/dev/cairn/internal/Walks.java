@@ -1,0 +1,589 @@
+package dev.cairn.internal;
+
+import dev.cairn.parallel.ChunkAction;
+import dev.cairn.parallel.Chunks;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * The one mechanism behind Cairn's rule of change: while a walk or a listener runs, the structure of a world holds
+ * still, and the structural changes made meanwhile are recorded and applied when the outermost of them returns.
+ * <p>
+ * Every structure of a world (its entity pool, storages, groups and observers) shares one {@code Walks}; a set or
+ * storage made on its own has one of its own. Three kinds of entries stack here:
+ * <ul>
+ *     <li>a <b>walk</b> ({@link #beginWalk}): a {@code forEach}, a cursor loop, a block or parallel walk, a snapshot
+ *     save. It is also counted where other threads can see it, so that closing the world from another thread is
+ *     refused instead of freeing memory under the walk;</li>
+ *     <li>a <b>hold</b> ({@link #hold}): code of the user's that the engine calls in the middle of its own work, such
+ *     as a listener or a sort's comparator;</li>
+ *     <li>an <b>operation</b> ({@link #beginOperation}): a change the engine makes in several steps with listeners
+ *     between them (a destroy, a clear, the application of a command buffer). The engine's own calls inside it are
+ *     made at once; the listeners it calls sit one level deeper, so their changes wait for the operation's end.</li>
+ * </ul>
+ * A change is <em>deferred</em> ({@link #isDeferring()}) whenever the stack is deeper than the innermost operation,
+ * that is, inside a walk or a hold. When the stack empties, the recorded changes are applied in the order made; the
+ * listeners they call record again, and those changes are applied in the same pass, round after round, until nothing
+ * is left. Changes that never settle stop after {@link #MAX_ROUNDS} rounds with an exception naming the last round.
+ * <p>
+ * One thread at a time owns a world; the stack is that thread's. A parallel walk ({@link #beginParallel}) lets other
+ * threads run the walk's actions: their own walks and holds are then part of it and leave the stack alone, and what
+ * they change is deferred into the lane of their chunk, which keeps the order a sequential walk would have made.
+ */
+public final class Walks
+{
+    /** The most rounds of deferred changes applied before the changes are taken to form a cycle. */
+    public static final int MAX_ROUNDS = 1000;
+
+    /** The token of a walk or hold made by a parallel walk's worker: ending it does nothing. */
+    public static final int PART_OF_PARALLEL_WALK = 0;
+
+    private static final byte WALK = 1;
+    private static final byte HOLD = 2;
+    private static final byte OPERATION = 3;
+    private static final byte GUARDED_OPERATION = 4;
+    private static final VarHandle OPEN;
+
+    static
+    {
+        try
+        {
+            OPEN = MethodHandles.lookup().findVarHandle(Walks.class, "open", int.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
+    /** Where deferred changes go, or null where none can be recorded (a set or storage of its own). */
+    private final Deferred deferral;
+    private final String ownerName;
+    /** Walks under way on any thread; changed atomically through {@link #OPEN}. */
+    @SuppressWarnings("unused")
+    private volatile int open;
+    private volatile boolean closing;
+    private volatile boolean closed;
+    /** The entries on the owner thread's stack, innermost last. */
+    private int depth;
+    /** The depth at which changes are made at once: 0, or the depth of the innermost operation. */
+    private int immediateDepth;
+    private String[] names = new String[8];
+    private byte[] kinds = new byte[8];
+    private int[] tokens = new int[8];
+    /** For an operation: the {@link #immediateDepth} to restore when it ends. */
+    private int[] savedImmediateDepths = new int[8];
+    private int nextToken = 1;
+    /** The thread that runs a parallel walk while it runs, else null. */
+    private volatile Thread parallelCaller;
+    private String parallelWalk;
+    private int parallelToken;
+    private boolean flushing;
+
+    /**
+     * Creates the walks of one world, or of one set or storage.
+     *
+     * @param ownerName what messages call the owner, for example {@code "World"}.
+     * @param defers    whether changes made during walks and holds are recorded (a world's), or refused (a set or
+     *                  storage of its own).
+     */
+    public Walks(final String ownerName, final boolean defers)
+    {
+        this.ownerName = ownerName;
+        this.deferral = defers ? new Deferred(this) : null;
+    }
+
+    /**
+     * Where the changes made during walks and holds are recorded.
+     *
+     * @return the queue; null for a set or storage of its own, which refuses such changes.
+     */
+    public Deferred deferred()
+    {
+        return deferral;
+    }
+
+    /**
+     * Begins a walk: until {@link #end} is called with the token returned, the structure holds still and closing from
+     * any thread is refused.
+     *
+     * @param what the walk, for messages: {@code "MoversView.forEach"}.
+     * @return the token that ends it.
+     * @throws IllegalStateException if the owner is closed, or being closed by another thread.
+     */
+    public int beginWalk(final String what)
+    {
+        if (isPartOfParallelWalk())
+        {
+            return PART_OF_PARALLEL_WALK;
+        }
+        OPEN.getAndAdd(this, 1);
+        if (closing && !awaitCloseDecision() || closed)
+        {
+            OPEN.getAndAdd(this, -1);
+            throw closedForWalks(what);
+        }
+        return push(what, WALK);
+    }
+
+    /**
+     * Begins a hold: user code the engine calls in the middle of its work (a listener, a comparator) runs until
+     * {@link #end}, and the changes it makes are deferred.
+     *
+     * @param what what runs, for messages: {@code "a listener of Position's removal"}.
+     * @return the token that ends it.
+     */
+    public int hold(final String what)
+    {
+        if (isPartOfParallelWalk())
+        {
+            return PART_OF_PARALLEL_WALK;
+        }
+        return push(what, HOLD);
+    }
+
+    /**
+     * Begins an operation made in several steps with listeners between them: the engine's own calls until
+     * {@link #end} are made at once; the listeners' changes wait for its end. Call only where {@link #isDeferring()}
+     * is false.
+     *
+     * @param what the operation, for messages: {@code "destroy(3v0)"}.
+     * @return the token that ends it.
+     */
+    public int beginOperation(final String what)
+    {
+        final int token = push(what, OPERATION);
+        savedImmediateDepths[depth - 1] = immediateDepth;
+        immediateDepth = depth;
+        return token;
+    }
+
+    /**
+     * Begins an operation, as {@link #beginOperation}, that also keeps other threads from closing the owner until it
+     * ends, as a walk does: a snapshot load, which writes into the memory.
+     *
+     * @param what the operation, for messages: {@code "Snapshot.load"}.
+     * @return the token that ends it.
+     * @throws IllegalStateException if the owner is closed, or being closed by another thread.
+     */
+    public int beginGuardedOperation(final String what)
+    {
+        OPEN.getAndAdd(this, 1);
+        if (closing && !awaitCloseDecision() || closed)
+        {
+            OPEN.getAndAdd(this, -1);
+            throw closedForWalks(what);
+        }
+        final int token = push(what, GUARDED_OPERATION);
+        savedImmediateDepths[depth - 1] = immediateDepth;
+        immediateDepth = depth;
+        return token;
+    }
+
+    /**
+     * Begins a parallel walk on the calling thread: until {@link #end}, the walks and holds other threads make are
+     * part of it.
+     *
+     * @param what the walk, for messages: {@code "MoversView.parallelForEach"}.
+     * @return the token that ends it.
+     * @throws IllegalStateException if a parallel walk runs already, or the owner is closed.
+     */
+    public int beginParallel(final String what)
+    {
+        if (parallelCaller != null)
+        {
+            throw new IllegalStateException("cannot start " + what + " while " + parallelWalk + " runs: parallel " +
+                "walks of one " + ownerName + " do not nest; run it after the first returns, or walk sequentially " +
+                "inside the first's action");
+        }
+        final int token = beginWalk(what);
+        parallelWalk = what;
+        parallelToken = token;
+        parallelCaller = Thread.currentThread();
+        return token;
+    }
+
+    /**
+     * Runs a parallel walk: {@code [0, extent)} in chunks on {@code pool} (see {@link Chunks#run}), with the structure
+     * held until every chunk has returned; then the changes the chunks deferred are applied in the order of the
+     * chunks.
+     *
+     * @param what      the walk, for messages: {@code "MoversView.parallelForEach"}.
+     * @param pool      where the chunks run; the calling thread waits.
+     * @param extent    the length of the range.
+     * @param chunkSize indices per chunk, or {@link Chunks#AUTOMATIC}.
+     * @param action    walks one chunk.
+     * @throws IllegalStateException if a parallel walk runs already, or the owner is closed.
+     */
+    public void runParallel(
+        final String what, final ForkJoinPool pool, final int extent, final int chunkSize, final ChunkAction action)
+    {
+        final int walk = beginParallel(what);
+        try
+        {
+            Chunks.run(pool, extent, chunkSize, action);
+        }
+        catch (final Throwable thrown)
+        {
+            throw Failures.propagate(end(walk, thrown));
+        }
+        end(walk);
+    }
+
+    /**
+     * Ends a walk, hold or operation; once the stack is empty, applies the changes deferred meanwhile.
+     *
+     * @param token what {@code begin...} or {@link #hold} returned.
+     * @throws IllegalStateException if the token is not open; or what applying the deferred changes threw.
+     */
+    public void end(final int token)
+    {
+        if (token == PART_OF_PARALLEL_WALK)
+        {
+            return;
+        }
+        pop(token);
+        if (depth == 0 && !flushing && deferral != null && !deferral.isEmpty())
+        {
+            flush();
+        }
+    }
+
+    /**
+     * Ends a walk or hold whose code threw: the deferred changes are applied all the same (those made before the
+     * failure stand, as they would have outside a walk), and whatever that throws is attached to {@code failure}.
+     *
+     * @param token   what {@code begin...} or {@link #hold} returned.
+     * @param failure what the walk's or hold's code threw.
+     * @return {@code failure}, to be rethrown.
+     */
+    public Throwable end(final int token, final Throwable failure)
+    {
+        try
+        {
+            end(token);
+        }
+        catch (final RuntimeException | Error thrown)
+        {
+            Failures.collect(failure, thrown);
+        }
+        return failure;
+    }
+
+    /**
+     * Whether a change made now is deferred: a walk or a hold is under way (on this thread, or a parallel walk's).
+     *
+     * @return true inside walks and holds.
+     */
+    public boolean isDeferring()
+    {
+        return depth != immediateDepth;
+    }
+
+    /**
+     * Whether a walk, hold or operation is under way: an operation that cannot be deferred (closing, a reset, a
+     * load, a sort) is refused then.
+     *
+     * @return true while the stack is not empty.
+     */
+    public boolean isHeld()
+    {
+        return depth != 0 || parallelCaller != null;
+    }
+
+    /**
+     * Whether changes are recorded rather than refused while deferring.
+     *
+     * @return false for a set or storage made on its own.
+     */
+    public boolean canDefer()
+    {
+        return deferral != null;
+    }
+
+    /**
+     * Whether a parallel walk runs now.
+     *
+     * @return true between {@link #beginParallel} and its end.
+     */
+    public boolean isParallel()
+    {
+        return parallelCaller != null;
+    }
+
+    /**
+     * What holds the structure now, for messages: the outermost walk, hold or operation.
+     *
+     * @return for example {@code "MoversView.forEach"}; null if nothing does.
+     */
+    public String heldBy()
+    {
+        if (parallelCaller != null)
+        {
+            return parallelWalk;
+        }
+        return depth == 0 ? null : names[0];
+    }
+
+    /**
+     * What holds the structure now, innermost first, for messages: {@code "a listener of ... in MoversView.forEach"}.
+     *
+     * @return the description; null if nothing does.
+     */
+    public String describeHold()
+    {
+        if (parallelCaller != null && (depth == 0 || Thread.currentThread() != parallelCaller))
+        {
+            return parallelWalk;
+        }
+        if (depth == 0)
+        {
+            return null;
+        }
+        final StringBuilder text = new StringBuilder(names[depth - 1]);
+        for (int k = depth - 2; k >= 0; k--)
+        {
+            text.append(" in ").append(names[k]);
+        }
+        return text.toString();
+    }
+
+    /**
+     * Throws unless an operation that cannot be deferred may run now: no walk or hold is under way.
+     *
+     * @param operation what is refused, for the message: {@code "sort Position storage"}.
+     * @param advice    what to do instead, for the message.
+     * @throws IllegalStateException if a walk or hold is under way.
+     */
+    public void refuseWhileDeferring(final String operation, final String advice)
+    {
+        if (isDeferring())
+        {
+            throw new IllegalStateException("cannot " + operation + " while " + describeHold() + " runs: " +
+                "the structure holds still during walks and listeners, and this cannot wait for their end; " + advice);
+        }
+    }
+
+    /**
+     * The exception for a change made where it can be neither made nor recorded: a set or storage of its own that is
+     * walked, or a parallel walk's worker making a change that has no deferred form.
+     *
+     * @param change what was attempted: {@code "insert 3v0 into sparse set"}.
+     * @param advice what to do instead.
+     * @return the exception to throw.
+     */
+    public IllegalStateException refusedChange(final String change, final String advice)
+    {
+        return new IllegalStateException("cannot " + change + " while " + describeHold() + " runs: the structure " +
+            "holds still meanwhile; " + advice);
+    }
+
+    /**
+     * Closes the owner: refused while anything holds the structure or a walk runs on any thread; otherwise
+     * {@code free} runs once and later walks are refused.
+     *
+     * @param free what frees the owner's memory.
+     * @throws IllegalStateException if a walk, hold or operation is under way here, or a walk on another thread.
+     */
+    public void close(final Runnable free)
+    {
+        if (closed)
+        {
+            return;
+        }
+        if (isHeld())
+        {
+            throw new IllegalStateException(ownerName + " cannot be closed while " + describeHold() + " runs: it " +
+                "would free memory that is being read; close it after that returns");
+        }
+        closing = true;
+        if ((int)OPEN.getVolatile(this) != 0)
+        {
+            closing = false;
+            throw new IllegalStateException(ownerName + " cannot be closed while another thread walks it: it would " +
+                "free memory the walk reads; close it after the walk returns (a cursor's walk lasts until its " +
+                "next() returns false or it is closed)");
+        }
+        try
+        {
+            free.run();
+            closed = true;
+        }
+        finally
+        {
+            closing = false;
+        }
+    }
+
+    /**
+     * Whether {@link #close} has run.
+     *
+     * @return true once closed.
+     */
+    public boolean isClosed()
+    {
+        return closed;
+    }
+
+    /**
+     * Whether any walk is under way on any thread: closing is refused then.
+     *
+     * @return true while one is.
+     */
+    public boolean isWalked()
+    {
+        return (int)OPEN.getVolatile(this) != 0;
+    }
+
+    @Override
+    public String toString()
+    {
+        final String hold = describeHold();
+        return "Walks[" + ownerName + (hold == null ? "" : ", held by " + hold) + "]";
+    }
+
+    private boolean isPartOfParallelWalk()
+    {
+        final Thread caller = parallelCaller;
+        return caller != null && caller != Thread.currentThread();
+    }
+
+    private int push(final String what, final byte kind)
+    {
+        if (depth == names.length)
+        {
+            final int grown = depth * 2;
+            names = Arrays.copyOf(names, grown);
+            kinds = Arrays.copyOf(kinds, grown);
+            tokens = Arrays.copyOf(tokens, grown);
+            savedImmediateDepths = Arrays.copyOf(savedImmediateDepths, grown);
+        }
+        int token = nextToken++;
+        if (token == PART_OF_PARALLEL_WALK)
+        {
+            token = nextToken++;
+        }
+        names[depth] = what;
+        kinds[depth] = kind;
+        tokens[depth] = token;
+        depth++;
+        return token;
+    }
+
+    private void pop(final int token)
+    {
+        int at = depth - 1;
+        while (at >= 0 && tokens[at] != token)
+        {
+            at--;
+        }
+        if (at < 0)
+        {
+            throw new IllegalStateException("a walk, listener or operation of " + ownerName + " was ended twice, or " +
+                "never begun (token " + token + ")");
+        }
+        final byte kind = kinds[at];
+        if (kind == OPERATION || kind == GUARDED_OPERATION)
+        {
+            immediateDepth = savedImmediateDepths[at];
+        }
+        if (kind == GUARDED_OPERATION)
+        {
+            OPEN.getAndAdd(this, -1);
+        }
+        else if (kind == WALK)
+        {
+            if (parallelCaller != null && token == parallelToken)
+            {
+                parallelCaller = null;
+                parallelWalk = null;
+                if (deferral != null)
+                {
+                    deferral.parallelWalkEnded();
+                }
+            }
+            OPEN.getAndAdd(this, -1);
+        }
+        // Only a cursor's walk ends out of order: whatever began after it keeps its place.
+        final int after = depth - at - 1;
+        if (after > 0)
+        {
+            System.arraycopy(names, at + 1, names, at, after);
+            System.arraycopy(kinds, at + 1, kinds, at, after);
+            System.arraycopy(tokens, at + 1, tokens, at, after);
+            System.arraycopy(savedImmediateDepths, at + 1, savedImmediateDepths, at, after);
+            if (immediateDepth > at)
+            {
+                immediateDepth--;
+            }
+            for (int k = at; k < depth - 1; k++)
+            {
+                if (savedImmediateDepths[k] > at)
+                {
+                    savedImmediateDepths[k]--;
+                }
+            }
+        }
+        depth--;
+        names[depth] = null;
+    }
+
+    private void flush()
+    {
+        flushing = true;
+        Throwable failure = null;
+        try
+        {
+            int rounds = 0;
+            while (!deferral.isEmpty())
+            {
+                if (++rounds > MAX_ROUNDS)
+                {
+                    final String forgotten = deferral.discardRecorded();
+                    failure = Failures.collect(failure, new IllegalStateException("the changes that listeners make " +
+                        "did not settle: after " + MAX_ROUNDS + " rounds of applying deferred changes, the " +
+                        "listeners had recorded " + forgotten + " (listeners that undo each other's changes, or " +
+                        "that create or add without end, form a cycle); those were not applied"));
+                    break;
+                }
+                try
+                {
+                    deferral.applyRecorded();
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Failures.collect(failure, thrown);
+                }
+            }
+        }
+        finally
+        {
+            flushing = false;
+        }
+        Failures.rethrow(failure);
+    }
+
+    private boolean awaitCloseDecision()
+    {
+        while (closing)
+        {
+            if (closed)
+            {
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+        return !closed;
+    }
+
+    private IllegalStateException closedForWalks(final String what)
+    {
+        return new IllegalStateException(closed ?
+            "this " + ownerName + " is closed and its off-heap memory freed, so " + what + " cannot run; create a new " +
+                ownerName + " to continue" :
+            what + " cannot run: this " + ownerName + " is being closed by another thread");
+    }
+}
