@@ -373,13 +373,14 @@ public final class Deferred
                 counts[operations[k]]++;
             }
             final StringBuilder text = new StringBuilder().append(count).append(count == 1 ? " change" : " changes");
-            final String[] names = {"", "additions", "removals", "updates", "destroys", "other changes"};
+            final String[] names = {"", "addition", "removal", "update", "destroy", "other change"};
             String separator = " (";
             for (int op = ADD; op <= TASK; op++)
             {
                 if (counts[op] > 0)
                 {
-                    text.append(separator).append(counts[op]).append(' ').append(names[op]);
+                    text.append(separator).append(counts[op]).append(' ').append(names[op])
+                        .append(counts[op] == 1 ? "" : "s");
                     separator = ", ";
                 }
             }

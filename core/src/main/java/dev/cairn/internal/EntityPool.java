@@ -520,6 +520,7 @@ public final class EntityPool
      */
     public void forEach(final LongConsumer action)
     {
+        ensureOpen();
         final int walk = walks.beginWalk("World.forEachEntity");
         walkers++;
         try

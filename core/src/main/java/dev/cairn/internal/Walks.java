@@ -77,6 +77,8 @@ public final class Walks
     /** For an operation: the {@link #immediateDepth} to restore when it ends. */
     private int[] savedImmediateDepths = new int[8];
     private int nextToken = 1;
+    /** The thread whose stack this is while it is not empty: a world is used by one thread at a time. */
+    private Thread owner;
     /** The thread that runs a parallel walk while it runs, else null. */
     private volatile Thread parallelCaller;
     private String parallelWalk;
@@ -126,7 +128,15 @@ public final class Walks
             OPEN.getAndAdd(this, -1);
             throw closedForWalks(what);
         }
-        return push(what, WALK);
+        try
+        {
+            return push(what, WALK);
+        }
+        catch (final RuntimeException | Error refused)
+        {
+            OPEN.getAndAdd(this, -1);
+            throw refused;
+        }
     }
 
     /**
@@ -177,7 +187,16 @@ public final class Walks
             OPEN.getAndAdd(this, -1);
             throw closedForWalks(what);
         }
-        final int token = push(what, GUARDED_OPERATION);
+        final int token;
+        try
+        {
+            token = push(what, GUARDED_OPERATION);
+        }
+        catch (final RuntimeException | Error refused)
+        {
+            OPEN.getAndAdd(this, -1);
+            throw refused;
+        }
         savedImmediateDepths[depth - 1] = immediateDepth;
         immediateDepth = depth;
         return token;
@@ -339,12 +358,17 @@ public final class Walks
         {
             return parallelWalk;
         }
-        if (depth == 0)
+        final int top = depth;
+        if (top == 0)
         {
             return null;
         }
-        final StringBuilder text = new StringBuilder(names[depth - 1]);
-        for (int k = depth - 2; k >= 0; k--)
+        if (owner != Thread.currentThread())
+        {
+            return "a walk on another thread";
+        }
+        final StringBuilder text = new StringBuilder(names[top - 1]);
+        for (int k = top - 2; k >= 0; k--)
         {
             text.append(" in ").append(names[k]);
         }
@@ -394,13 +418,13 @@ public final class Walks
         {
             return;
         }
-        if (isHeld())
+        if (isHeld() && (owner == Thread.currentThread() || parallelCaller != null))
         {
             throw new IllegalStateException(ownerName + " cannot be closed while " + describeHold() + " runs: it " +
                 "would free memory that is being read; close it after that returns");
         }
         closing = true;
-        if ((int)OPEN.getVolatile(this) != 0)
+        if ((int)OPEN.getVolatile(this) != 0 || depth != 0)
         {
             closing = false;
             throw new IllegalStateException(ownerName + " cannot be closed while another thread walks it: it would " +
@@ -453,6 +477,18 @@ public final class Walks
 
     private int push(final String what, final byte kind)
     {
+        final Thread thread = Thread.currentThread();
+        if (depth == 0)
+        {
+            owner = thread;
+        }
+        else if (owner != thread)
+        {
+            throw new IllegalStateException("cannot begin " + what + " on " + thread.getName() + " while " +
+                names[0] + " runs on " + owner.getName() + ": a " + ownerName + " is used by one thread at a " +
+                "time (the actions of a parallel walk are the exception); walk it after the other thread's walk " +
+                "returns, or give each thread a world of its own");
+        }
         if (depth == names.length)
         {
             final int grown = depth * 2;
@@ -529,6 +565,10 @@ public final class Walks
         }
         depth--;
         names[depth] = null;
+        if (depth == 0)
+        {
+            owner = null;
+        }
     }
 
     private void flush()

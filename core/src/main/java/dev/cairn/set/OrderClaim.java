@@ -107,7 +107,9 @@ public final class OrderClaim
      */
     public void permute(final int[] order, final int length)
     {
-        ensureReorderable(length);
+        set.ensureOpen();
+        ensureHeld("reorder");
+        set.requireMembersBelow(length);
         if (order.length < length)
         {
             throw new IllegalArgumentException("an order of " + order.length + " cannot rearrange " + length +
@@ -140,6 +142,8 @@ public final class OrderClaim
     public void ensureReorderable(final int length)
     {
         set.ensureOpen();
+        set.walks().refuseWhileDeferring("sort " + set.name() + " for " + owner, "sort it after the walk or " +
+            "listener returns");
         ensureHeld("reorder");
         set.requireMembersBelow(length);
     }

@@ -932,6 +932,7 @@ public class SparseSet implements AutoCloseable
     public final void forEach(final LongConsumer action)
     {
         Objects.requireNonNull(action, "action is null: pass what to do with each entity");
+        ensureOpen();
         final int walk = walks.beginWalk(name + ".forEach");
         try
         {

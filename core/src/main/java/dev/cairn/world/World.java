@@ -95,10 +95,10 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
             "dev.cairn.DeletionPolicy",
             "dev.cairn.command.CommandBuffer",
             "dev.cairn.command.PlaceholderTags",
-            "dev.cairn.internal.EntityPool",
-            "dev.cairn.group.RuntimeGroup",
+            "dev.cairn.internal.Access",
             "dev.cairn.internal.ByteArrays",
             "dev.cairn.internal.OffHeap",
+            "dev.cairn.internal.Walks",
             "dev.cairn.parallel.Chunk",
             "dev.cairn.parallel.Chunks",
             "dev.cairn.set.SparseSet",
@@ -111,6 +111,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
             "dev.cairn.storage.FieldType",
             "dev.cairn.storage.SnapshotMapping$1",
             "dev.cairn.view.RuntimeView",
+            "dev.cairn.world.World",
         };
     }
 

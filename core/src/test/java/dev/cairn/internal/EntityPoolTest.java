@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EntityPoolTest
 {
     private final OffHeap offHeap = new OffHeap("test world");
-    private final EntityPool pool = new EntityPool(offHeap, 8);
+    private final EntityPool pool = new EntityPool(offHeap, new Walks("World", true), 8);
 
     @AfterEach
     void closePool()
@@ -225,7 +225,7 @@ class EntityPoolTest
     }
 
     @Test
-    void forEachVisitsTheHighestIndexFirst()
+    void forEachVisitsTheLowestIndexFirst()
     {
         final long a = pool.create();
         final long b = pool.create();
@@ -234,7 +234,7 @@ class EntityPoolTest
         final List<Long> visited = new ArrayList<>();
         pool.forEach(visited::add);
 
-        assertEquals(List.of(c, b, a), visited);
+        assertEquals(List.of(a, b, c), visited);
     }
 
     @Test
@@ -262,9 +262,9 @@ class EntityPoolTest
     @Test
     void maxEntitiesMustBeInRange()
     {
-        assertThrows(IllegalArgumentException.class, () -> new EntityPool(offHeap, 0));
+        assertThrows(IllegalArgumentException.class, () -> new EntityPool(offHeap, new Walks("World", true), 0));
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
-            () -> new EntityPool(offHeap, EntityPool.MAX_ENTITIES + 1));
+            () -> new EntityPool(offHeap, new Walks("World", true), EntityPool.MAX_ENTITIES + 1));
         assertTrue(ex.getMessage().contains(String.valueOf(EntityPool.MAX_ENTITIES + 1)), ex.getMessage());
     }
 
@@ -305,7 +305,7 @@ class EntityPoolTest
     void anIndexWhoseVersionsAreUsedUpIsRetiredSoADestroyedHandleStaysStaleForever()
     {
         final OffHeap budgetHeap = new OffHeap("test world");
-        final EntityPool single = new EntityPool(budgetHeap, 2);
+        final EntityPool single = new EntityPool(budgetHeap, new Walks("World", true), 2);
         final long first = single.create();
         long entity = first;
         // Every create after a destroy recycles index 0 with the next version: 2^31 - 1 handles in all.
@@ -337,7 +337,7 @@ class EntityPoolTest
     void clearRetiresIndicesAtTheirLastVersionToo()
     {
         final OffHeap budgetHeap = new OffHeap("test world");
-        final EntityPool single = new EntityPool(budgetHeap, 4);
+        final EntityPool single = new EntityPool(budgetHeap, new Walks("World", true), 4);
         long entity = single.create();
         for (int version = 0; version < Entity.MAX_VERSION; version++)
         {
@@ -360,7 +360,7 @@ class EntityPoolTest
     {
         // 64 versions and a free stack of 64 take 512 bytes; growing the versions to 96 needs 128 more.
         final OffHeap budgetHeap = new OffHeap("test world", 639);
-        final EntityPool small = new EntityPool(budgetHeap, 1000);
+        final EntityPool small = new EntityPool(budgetHeap, new Walks("World", true), 1000);
         final long[] entities = new long[64];
         small.create(entities, 0, 64);
         small.destroy(entities[0]);
@@ -393,7 +393,7 @@ class EntityPoolTest
     void aPoolThatOnlyCreatesHoldsFourBytesPerIndexAndTheFreeStackGrowsWithTheFirstDestroy()
     {
         final OffHeap heap = new OffHeap("test world");
-        final EntityPool large = new EntityPool(heap, 1000);
+        final EntityPool large = new EntityPool(heap, new Walks("World", true), 1000);
         final long[] entities = new long[64];
         large.create(entities, 0, 64);
         assertEquals(64 * 4, large.offHeapBytes(), "64 versions and no free stack");
@@ -410,7 +410,7 @@ class EntityPoolTest
     {
         // 64 versions take 256 bytes; neither the stack's first 256 nor 128 more for the versions fit in 356.
         final OffHeap heap = new OffHeap("test world", 356);
-        final EntityPool small = new EntityPool(heap, 1000);
+        final EntityPool small = new EntityPool(heap, new Walks("World", true), 1000);
         final long[] entities = new long[64];
         small.create(entities, 0, 64);
 
@@ -437,7 +437,7 @@ class EntityPoolTest
     {
         // 96 versions (384 bytes) and a stack of 64 (256) fit in 740; growing either does not.
         final OffHeap heap = new OffHeap("test world", 740);
-        final EntityPool small = new EntityPool(heap, 1000);
+        final EntityPool small = new EntityPool(heap, new Walks("World", true), 1000);
         final long[] entities = new long[96];
         small.create(entities, 0, 96);
 
@@ -465,7 +465,7 @@ class EntityPoolTest
     void aRefusedBatchDestroyLeavesIndicesLeftOffTheStackAsTheyWere()
     {
         final OffHeap heap = new OffHeap("test world", 356);
-        final EntityPool small = new EntityPool(heap, 1000);
+        final EntityPool small = new EntityPool(heap, new Walks("World", true), 1000);
         final long[] entities = new long[64];
         small.create(entities, 0, 64);
         small.destroy(entities[7]);
@@ -488,7 +488,7 @@ class EntityPoolTest
     void aRefusedOrCheckedBatchTakesNoMemoryHoweverLong()
     {
         final OffHeap heap = new OffHeap("test world");
-        final EntityPool large = new EntityPool(heap, 1000);
+        final EntityPool large = new EntityPool(heap, new Walks("World", true), 1000);
         final long entity = large.create();
         final long bytes = heap.allocatedBytes();
 
@@ -515,7 +515,7 @@ class EntityPoolTest
         {
             final long budget = 256 + random.nextInt(3000);
             final OffHeap heap = new OffHeap("test world", budget);
-            final EntityPool pool = new EntityPool(heap, 600);
+            final EntityPool pool = new EntityPool(heap, new Walks("World", true), 600);
             final Map<Integer, Integer> alive = new HashMap<>();
             final Map<Integer, Integer> free = new HashMap<>();
             int created = 0;

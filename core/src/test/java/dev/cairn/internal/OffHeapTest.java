@@ -98,77 +98,18 @@ class OffHeapTest
     }
 
     @Test
-    void closeRefusesWhileAHolderIsIteratedAndChangesNothing()
+    void closeTellsEveryHolderOnceThatItsMemoryIsGone()
     {
         final OffHeap offHeap = new OffHeap("test world");
-        final boolean[] iterating = {true};
         final int[] freed = {0};
-        offHeap.register(new OffHeap.Holder()
-        {
-            @Override
-            public boolean isIterating()
-            {
-                return iterating[0];
-            }
-
-            @Override
-            public void memoryFreed()
-            {
-                freed[0]++;
-            }
-
-            @Override
-            public String toString()
-            {
-                return "the Position storage";
-            }
-        });
+        offHeap.register(() -> freed[0]++);
         offHeap.allocate(8);
 
-        final IllegalStateException error = assertThrows(IllegalStateException.class, offHeap::close);
-
-        assertTrue(error.getMessage().startsWith(
-            "test world cannot be closed while the Position storage is being iterated"), error.getMessage());
-        assertFalse(offHeap.isClosed());
-        assertFalse(offHeap.isClosing(), "a refused close is undone");
-        assertEquals(8, offHeap.allocatedBytes());
-        assertEquals(0, freed[0]);
-
-        iterating[0] = false;
         offHeap.close();
+        offHeap.close();
+
         assertEquals(1, freed[0], "every holder hears once that its memory is gone");
         assertEquals(0, offHeap.allocatedBytes());
-    }
-
-    @Test
-    void aHolderThatFailsWhileBeingToldOfTheLockLeavesEveryHolderAsItWas()
-    {
-        final OffHeap offHeap = new OffHeap("test world");
-        final LockedHolder first = new LockedHolder();
-        final LockedHolder failing = new LockedHolder();
-        final LockedHolder last = new LockedHolder();
-        offHeap.register(first);
-        offHeap.register(failing);
-        offHeap.register(last);
-
-        failing.failWhenTold = true;
-        assertThrows(StackOverflowError.class, () -> offHeap.lockStructure("MovementView.parallelForEach"));
-        assertNull(offHeap.structureLockedBy(), "a lock that failed is not held");
-        assertFalse(first.locked || failing.locked || last.locked, "every holder told of it is told back");
-
-        failing.failWhenTold = false;
-        offHeap.lockStructure("MovementView.parallelForEach");
-        assertTrue(first.locked && failing.locked && last.locked);
-        failing.failWhenTold = true;
-        assertThrows(StackOverflowError.class, offHeap::unlockStructure);
-        assertEquals("MovementView.parallelForEach", offHeap.structureLockedBy(), "an unlock that failed keeps it");
-        assertTrue(first.locked && failing.locked && last.locked, "every holder told of it is told back");
-
-        failing.failWhenTold = false;
-        offHeap.unlockStructure();
-        assertNull(offHeap.structureLockedBy());
-        assertFalse(first.locked || failing.locked || last.locked);
-        offHeap.close();
     }
 
     @Test
@@ -280,34 +221,6 @@ class OffHeapTest
                 // too deep for this change, or for part of it
             }
             step[0]++;
-        }
-    }
-
-    /** A holder that records the lock, and can fail (as a call at the end of the stack does) when told of a change. */
-    private static final class LockedHolder implements OffHeap.Holder
-    {
-        boolean locked;
-        boolean failWhenTold;
-
-        @Override
-        public boolean isIterating()
-        {
-            return false;
-        }
-
-        @Override
-        public void memoryFreed()
-        {
-        }
-
-        @Override
-        public void structureLocked(final boolean locked)
-        {
-            if (failWhenTold && locked != this.locked)
-            {
-                throw new StackOverflowError();
-            }
-            this.locked = locked;
         }
     }
 

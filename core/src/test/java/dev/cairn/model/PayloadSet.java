@@ -1,5 +1,6 @@
 package dev.cairn.model;
 
+import dev.cairn.internal.Walks;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.internal.EntityPool;
 import dev.cairn.internal.OffHeap;
@@ -32,7 +33,7 @@ public final class PayloadSet extends SparseSet
      */
     public PayloadSet(final DeletionPolicy policy, final OffHeap offHeap, final EntityPool pool, final String name)
     {
-        super(policy, offHeap, pool, name, WIDTHS.clone());
+        super(policy, offHeap, offHeap == null ? null : new Walks(name, false), pool, name, WIDTHS.clone());
     }
 
     /**

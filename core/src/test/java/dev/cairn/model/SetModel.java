@@ -302,6 +302,42 @@ public final class SetModel
     }
 
     /**
+     * Fills the in-place tombstones as EnTT's {@code compact} does: the most recently freed hole first, each with the
+     * last member behind it; then drops the tombstones left at the end.
+     *
+     * @return the layout expected after {@code compact()}.
+     */
+    public List<Long> compactInPlace()
+    {
+        int from = packed.size();
+        while (from > 0 && packed.get(from - 1) == TOMBSTONE)
+        {
+            from--;
+        }
+        for (final int to : holes)
+        {
+            if (to < from)
+            {
+                from--;
+                final long moved = packed.get(from);
+                packed.set(to, moved);
+                packed.set(from, TOMBSTONE);
+                slotOfIndex.put(Entity.index(moved), to);
+                while (from > 0 && packed.get(from - 1) == TOMBSTONE)
+                {
+                    from--;
+                }
+            }
+        }
+        while (packed.size() > from)
+        {
+            packed.remove(packed.size() - 1);
+        }
+        holes.clear();
+        return new ArrayList<>(packed);
+    }
+
+    /**
      * Drops the swap_only released region, as {@code compact()} does.
      */
     public void dropReleased()
@@ -326,14 +362,14 @@ public final class SetModel
     }
 
     /**
-     * The members in the order {@code forEach} must visit them: from slot {@code freeList() - 1} down to 0.
+     * The members in the order {@code forEach} must visit them: from slot 0 up to {@code freeList() - 1}.
      *
-     * @return the members, back to front.
+     * @return the members, front to back.
      */
     public List<Long> iteration()
     {
         final ArrayList<Long> order = new ArrayList<>(members);
-        for (int i = freeList() - 1; i >= 0; i--)
+        for (int i = 0; i < freeList(); i++)
         {
             final long entity = packed.get(i);
             if (entity != TOMBSTONE)

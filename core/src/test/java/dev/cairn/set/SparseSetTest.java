@@ -1,5 +1,6 @@
 package dev.cairn.set;
 
+import dev.cairn.internal.Walks;
 import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
@@ -116,27 +117,26 @@ class SparseSetTest
     }
 
     @Test
-    void anEndIterationWithoutABeginIsRefusedAndCannotLetTheSetCloseUnderARunningIteration()
+    void aStandaloneSetHoldsStillWhileWalkedAndRefusesChangesNamingTheWalk()
     {
         try (SparseSet set = new SparseSet(DeletionPolicy.SWAP_AND_POP))
         {
             set.insert(A);
-            final IllegalStateException unpaired = assertThrows(IllegalStateException.class, set::endIteration);
-            assertTrue(unpaired.getMessage().contains("without a beginIteration()"), unpaired.getMessage());
-            assertFalse(set.isIterating());
-
-            set.beginIteration();
-            try
+            set.insert(B);
+            final List<Long> visited = new ArrayList<>();
+            set.forEach(entity ->
             {
-                assertTrue(set.isIterating(), "the refused call took nothing off the count");
-                assertThrows(IllegalStateException.class, set::close, "closing under the iteration is still refused");
-            }
-            finally
-            {
-                set.endIteration();
-            }
-            assertFalse(set.isIterating());
-            assertThrows(IllegalStateException.class, set::endIteration);
+                visited.add(entity);
+                final IllegalStateException insert = assertThrows(IllegalStateException.class, () -> set.insert(C));
+                assertTrue(insert.getMessage().contains("sparse set.forEach"), insert.getMessage());
+                assertTrue(insert.getMessage().contains("collect the entities"), insert.getMessage());
+                assertThrows(IllegalStateException.class, () -> set.remove(entity));
+                assertThrows(IllegalStateException.class, set::clear);
+                assertThrows(IllegalStateException.class, set::close, "closing under the walk is refused");
+            });
+            assertEquals(List.of(A, B), visited, "front to back, each member once");
+            set.insert(C);
+            assertTrue(set.remove(A), "after the walk the set changes again");
         }
     }
 
@@ -156,7 +156,8 @@ class SparseSetTest
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
-    void aWalkDuringWhichItsSetIsClearedAndRefilledVisitsNoMemberTwiceAndNoNewcomer(final DeletionPolicy policy)
+    void clearingOrRefillingASetOfItsOwnFromInsideItsWalkIsRefusedAndTheWalkVisitsEveryMemberOnce(
+        final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy))
         {
@@ -171,41 +172,23 @@ class SparseSetTest
                 visited.add(entity);
                 if (visited.size() == 1)
                 {
-                    set.clear();
-                    for (int k = 4; k >= 0; k--)
-                    {
-                        try
-                        {
-                            set.insert(Entity.of(k, 1));
-                        }
-                        catch (final IllegalStateException ex)
-                        {
-                            refused.add(ex);
-                        }
-                    }
+                    refused.add(assertThrows(IllegalStateException.class, set::clear));
+                    refused.add(assertThrows(IllegalStateException.class, () -> set.insert(Entity.of(9, 0))));
                 }
             });
-            assertEquals(1, visited.size(), policy + " visited " + visited);
-            if (policy == DeletionPolicy.IN_PLACE)
-            {
-                assertTrue(refused.isEmpty(), "an in-place set leaves holes and takes the inserts behind the walk");
-                assertEquals(5, set.memberCount());
-            }
-            else
-            {
-                assertEquals(5, refused.size(), "a swapping set would take the inserts in the walk's path");
-                assertTrue(refused.get(0).getMessage().contains("cleared while a forEach walks it"),
-                    refused.get(0).getMessage());
-                assertEquals(0, set.memberCount());
-                set.insert(Entity.of(2, 1));
-                assertTrue(set.contains(Entity.of(2, 1)), "inserts are taken again once the walk returned");
-            }
+            assertEquals(5, visited.size(), policy + " visited " + visited);
+            assertEquals(5, new HashSet<>(visited).size());
+            assertTrue(refused.get(0).getMessage().contains("cannot clear sparse set while sparse set.forEach runs"),
+                refused.get(0).getMessage());
+            assertEquals(5, set.memberCount(), "nothing changed");
+            set.clear();
+            assertEquals(0, set.memberCount(), "after the walk the set changes again");
         }
     }
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
-    void removingAMemberTheWalkHasStillToReachStopsASwappingWalkInsteadOfVisitingOneTwice(final DeletionPolicy policy)
+    void erasingFromInsideTheWalkOfASetOfItsOwnIsRefusedSoEveryMemberIsVisitedOnce(final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy))
         {
@@ -214,39 +197,24 @@ class SparseSetTest
                 set.insert(Entity.of(k, 0));
             }
             final List<Long> visited = new ArrayList<>();
-            final Runnable walk = () -> set.forEach(entity ->
+            set.forEach(entity ->
             {
                 visited.add(entity);
-                if (visited.size() == 2)
-                {
-                    set.erase(visited.get(0)); // visited already: whatever moves stays behind the walk
-                }
-                if (visited.size() == 3)
-                {
-                    set.erase(set.entityAt(0)); // still to visit: a swap brings a visited member ahead
-                }
+                final IllegalStateException refused =
+                    assertThrows(IllegalStateException.class, () -> set.erase(set.entityAt(set.extent() - 1)));
+                assertTrue(refused.getMessage().contains("cannot remove") &&
+                    refused.getMessage().contains("while sparse set.forEach runs"), refused.getMessage());
             });
 
-            if (policy == DeletionPolicy.IN_PLACE)
-            {
-                walk.run();
-                assertEquals(9, visited.size(), "an in-place set moves nothing: every other member visited once");
-            }
-            else
-            {
-                final IllegalStateException stopped = assertThrows(IllegalStateException.class, walk::run);
-                assertTrue(stopped.getMessage().contains("other members moved in it") &&
-                    stopped.getMessage().contains("IN_PLACE"), stopped.getMessage());
-                assertEquals(3, visited.size(), "it stopped right after the step that removed it");
-            }
+            assertEquals(10, visited.size());
             assertEquals(visited.size(), new HashSet<>(visited).size(), "no member visited twice");
-            assertEquals(8, set.memberCount(), "both removals were made");
+            assertEquals(10, set.memberCount(), "nothing was removed");
         }
     }
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
-    void aMemberAddedWhereTheWalkHasStillToGoAfterTheSetShrankBelowItStopsASwappingWalk(final DeletionPolicy policy)
+    void insertingFromInsideTheWalkOfASetOfItsOwnIsRefusedSoNoNewcomerIsVisited(final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy))
         {
@@ -255,51 +223,15 @@ class SparseSetTest
             final long c = Entity.of(2, 0);
             set.insert(a);
             set.insert(b);
-            set.insert(c);
             final List<Long> visited = new ArrayList<>();
-            final Runnable walk = () -> set.forEach(entity ->
-            {
-                visited.add(entity);
-                if (entity == c)
-                {
-                    set.erase(c);
-                    set.erase(b);   // the last one still to walk: nothing moves, the set now ends below the walk
-                    set.insert(c);  // so c would land where the walk has still to go
-                }
-            });
-
-            if (policy == DeletionPolicy.IN_PLACE)
-            {
-                walk.run();
-                assertEquals(List.of(c, a), visited, "an in-place set appends behind the walk");
-            }
-            else
-            {
-                final IllegalStateException stopped = assertThrows(IllegalStateException.class, walk::run);
-                assertTrue(stopped.getMessage().contains("joined at index 1"), stopped.getMessage());
-                assertEquals(List.of(c), visited, "c is not visited again");
-            }
-            assertTrue(set.contains(c) && set.contains(a) && !set.contains(b));
-        }
-    }
-
-    @Test
-    void anInPlaceSetClearedUnderItsWalkIsEmptyWithoutHolesOnceTheWalkReturns()
-    {
-        try (SparseSet set = new SparseSet(DeletionPolicy.IN_PLACE))
-        {
-            for (int k = 0; k < 5; k++)
-            {
-                set.insert(Entity.of(k, 0));
-            }
             set.forEach(entity ->
             {
-                set.clear();
-                assertEquals(5, set.size(), "holes stay while the walk runs");
+                visited.add(entity);
+                assertThrows(IllegalStateException.class, () -> set.insert(c));
             });
-            assertEquals(0, set.size(), "the holes are dropped when the last walk returns");
-            assertEquals(0, set.extent());
-            assertEquals(0, set.insert(Entity.of(3, 1)), "the next insert takes index 0");
+
+            assertEquals(List.of(a, b), visited);
+            assertTrue(set.contains(a) && set.contains(b) && !set.contains(c));
         }
     }
 
@@ -394,7 +326,7 @@ class SparseSetTest
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
-    void iterationRunsBackToFrontAndErasingTheCurrentMemberIsSafe(final DeletionPolicy policy)
+    void walksRunFrontToBackAndTheCurrentMemberIsErasedAfterTheWalk(final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy))
         {
@@ -402,26 +334,31 @@ class SparseSetTest
             set.insert(B);
             set.insert(C);
             set.insert(D);
-            assertEquals(List.of(D, C, B, A), iteration(set));
+            assertEquals(List.of(A, B, C, D), iteration(set));
 
             final List<Long> visited = new ArrayList<>();
+            final List<Long> toErase = new ArrayList<>();
             set.forEach(entity ->
             {
                 visited.add(entity);
                 if (entity != B)
                 {
-                    set.erase(entity);
+                    toErase.add(entity);
                 }
             });
+            for (final long entity : toErase)
+            {
+                set.erase(entity);
+            }
 
-            assertEquals(List.of(D, C, B, A), visited);
+            assertEquals(List.of(A, B, C, D), visited);
             assertEquals(List.of(B), iteration(set));
         }
     }
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
-    void aMemberInsertedWhileTheSetIsIteratedIsNotVisitedEvenWhereAHoleWaits(final DeletionPolicy policy)
+    void aHoleLeftBeforeAWalkIsReusedOnceTheWalkReturns(final DeletionPolicy policy)
     {
         try (SparseSet set = new SparseSet(policy))
         {
@@ -434,19 +371,14 @@ class SparseSetTest
             set.forEach(entity ->
             {
                 visited.add(entity);
-                if (entity == C)
-                {
-                    set.insert(D);
-                }
+                assertThrows(IllegalStateException.class, () -> set.insert(D));
             });
 
             assertEquals(2, visited.size());
-            assertFalse(visited.contains(D), "D went after the walk's start, not into A's hole ahead of it");
-            assertTrue(set.contains(D));
             set.insert(E);
             if (policy == DeletionPolicy.IN_PLACE)
             {
-                assertEquals(0, set.indexOf(E), "once the walk is over, holes are reused again");
+                assertEquals(0, set.indexOf(E), "the hole is reused");
             }
         }
     }
@@ -481,7 +413,7 @@ class SparseSetTest
         {
             set.swapElements(A, C);
 
-            assertEquals(List.of(A, B, C), iteration(set));
+            assertEquals(List.of(C, B, A), iteration(set));
             assertEquals(300, stampAt(set, set.indexOf(C)));
             assertEquals(100, stampAt(set, set.indexOf(A)));
             final IllegalArgumentException ex =
@@ -526,7 +458,7 @@ class SparseSetTest
 
     @ParameterizedTest
     @EnumSource(DeletionPolicy.class)
-    void aComparatorThatShrinksOrClosesTheSetMakesSortThrowInsteadOfWritingFreedMemory(final DeletionPolicy policy)
+    void aComparatorCannotShrinkOrCloseTheSetItSorts(final DeletionPolicy policy)
     {
         for (final boolean close : new boolean[]{false, true})
         {
@@ -535,27 +467,23 @@ class SparseSetTest
             {
                 set.insert(Entity.of(i, 0));
             }
-            final boolean[] changed = {false};
+            final List<Long> before = iteration(set);
 
             final IllegalStateException ex = assertThrows(IllegalStateException.class, () -> set.sort((left, right) ->
             {
-                if (!changed[0])
+                if (close)
                 {
-                    changed[0] = true;
-                    if (close)
-                    {
-                        set.close();
-                    }
-                    else
-                    {
-                        set.clear();
-                        set.shrinkToFit();
-                    }
+                    set.close();
                 }
-                return Integer.compare(left, right);
+                else
+                {
+                    set.clear();
+                }
+                return Integer.compare(right, left);
             }));
 
-            assertTrue(ex.getMessage().contains("comparator passed to sort() changed"), ex.getMessage());
+            assertTrue(ex.getMessage().contains("while the comparator of sparse set.sort runs"), ex.getMessage());
+            assertEquals(before, iteration(set), "nothing was sorted, cleared or freed");
             set.close();
         }
     }
@@ -577,7 +505,7 @@ class SparseSetTest
             set.sortAs(other);
 
             final List<Long> order = iteration(set);
-            assertEquals(List.of(D, B), order.subList(0, 2));
+            assertEquals(List.of(B, D), order.subList(0, 2), "in the other set's walk order, front to back");
             assertEquals(4, order.size());
         }
     }
@@ -715,7 +643,7 @@ class SparseSetTest
     void aSetBoundToAPoolAcceptsOnlyAliveEntities()
     {
         final OffHeap offHeap = new OffHeap("test world");
-        final EntityPool pool = new EntityPool(offHeap, 4);
+        final EntityPool pool = new EntityPool(offHeap, new Walks("test world", true), 4);
         final PayloadSet set = new PayloadSet(DeletionPolicy.SWAP_AND_POP, offHeap, pool, "Position storage");
         {
             final long alive = pool.create();
@@ -812,14 +740,13 @@ class SparseSetTest
                 {
                     visited.add(entity);
                     final IllegalStateException error = assertThrows(IllegalStateException.class, reorder);
-                    assertTrue(error.getMessage().contains("test set while it is being iterated"),
-                        error.getMessage());
+                    assertTrue(error.getMessage().contains("while test set.forEach runs"), error.getMessage());
                 });
                 assertEquals(before, visited, "every member visited once");
                 assertEquals(before, iteration(set));
             }
             set.sort((left, right) -> Long.compare(stampAt(set, right), stampAt(set, left)));
-            assertFalse(set.isIterating(), "the refusal ends with the iteration");
+            assertEquals(D, set.entityAt(0), "the refusal ends with the walk");
         }
     }
 
@@ -833,11 +760,11 @@ class SparseSetTest
         {
             visited.add(entity);
             final IllegalStateException error = assertThrows(IllegalStateException.class, set::close);
-            assertTrue(error.getMessage().contains("cannot be closed while test set is being iterated"),
+            assertTrue(error.getMessage().contains("cannot be closed while test set.forEach runs"),
                 error.getMessage());
         });
 
-        assertEquals(List.of(C, B, A), visited);
+        assertEquals(List.of(A, B, C), visited);
         set.close();
         assertTrue(set.isClosed());
     }
@@ -873,7 +800,7 @@ class SparseSetTest
         release.countDown();
         iterating.join();
 
-        assertTrue(error.getMessage().contains("from this or another thread"), error.getMessage());
+        assertTrue(error.getMessage().contains("another thread walks it"), error.getMessage());
         assertEquals(999 * 1000 / 2, sum[0], "the iteration read every payload intact");
         set.close();
     }
@@ -885,7 +812,7 @@ class SparseSetTest
     {
         TypedSet(final DeletionPolicy policy)
         {
-            super(policy, null, null, "typed set", 8, 4, 2, 1);
+            super(policy, null, null, null, "typed set", 8, 4, 2, 1);
         }
 
         void write(final int index, final double d, final float f, final char c, final byte b)
@@ -992,7 +919,7 @@ class SparseSetTest
             assertEquals(Entity.NULL, set.entityAt(1));
                         assertEquals(0, set.indexOf(A));
             assertEquals(2, set.indexOf(C));
-            assertEquals(List.of(C, A), iteration(set), "iteration skips tombstones");
+            assertEquals(List.of(A, C), iteration(set), "iteration skips tombstones");
         }
     }
 
@@ -1069,7 +996,7 @@ class SparseSetTest
             assertEquals(Entity.next(A), set.entityAt(2), "released with its next version");
             assertEquals(-1, set.indexOf(Entity.next(A)), "a released entry has no member index");
             assertFalse(set.contains(Entity.next(A)), "a released entry is not a member");
-            assertEquals(List.of(B, C), iteration(set));
+            assertEquals(List.of(C, B), iteration(set));
         }
     }
 

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WorldTest
 {
     @Test
-    void forEachEntityVisitsEveryAliveEntityOnceAndSurvivesDestroyingTheCurrentOne()
+    void forEachEntityVisitsEveryAliveEntityOnceAndDestroysTheCurrentOneAfterTheWalk()
     {
         try (World world = new World())
         {
@@ -35,10 +35,11 @@ class WorldTest
             {
                 visited.add(entity);
                 world.destroy(entity);
+                assertTrue(world.valid(entity), "destroyed when the walk returns");
             });
 
             assertEquals(9, visited.size());
-            assertEquals(entities[9], visited.get(0), "highest index first");
+            assertEquals(entities[0], visited.get(0), "lowest index first");
             assertFalse(visited.contains(entities[4]));
             assertEquals(0, world.aliveCount());
         }
@@ -53,7 +54,7 @@ class WorldTest
         world.forEachEntity(e ->
         {
             final IllegalStateException error = assertThrows(IllegalStateException.class, world::close);
-            assertTrue(error.getMessage().startsWith("World cannot be closed while the entity pool is being iterated"),
+            assertTrue(error.getMessage().startsWith("World cannot be closed while World.forEachEntity runs"),
                 error.getMessage());
         });
 
@@ -77,8 +78,8 @@ class WorldTest
             world.forEachEntity(e ->
             {
                 final IllegalStateException error = assertThrows(IllegalStateException.class, world::reset);
-                assertTrue(error.getMessage().startsWith("reset() was called while the World's entities are being " +
-                    "walked (forEachEntity)"), error.getMessage());
+                assertTrue(error.getMessage().startsWith("cannot reset() the World while World.forEachEntity runs"),
+                    error.getMessage());
                 assertTrue(world.valid(e));
                 visited.add(e);
             });
@@ -110,7 +111,7 @@ class WorldTest
         release.countDown();
         iterating.join();
 
-        assertTrue(error.getMessage().contains("from this or another thread"), error.getMessage());
+        assertTrue(error.getMessage().contains("another thread walks it"), error.getMessage());
         assertEquals(1000, visited[0]);
         world.close();
     }
