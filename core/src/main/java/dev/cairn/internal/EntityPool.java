@@ -2,14 +2,8 @@ package dev.cairn.internal;
 
 import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.Entity;
-import dev.cairn.internal.OffHeap;
-import dev.cairn.snapshot.SnapshotFormatException;
-import dev.cairn.snapshot.SnapshotInput;
-import dev.cairn.snapshot.SnapshotOutput;
 import org.agrona.UnsafeApi;
 
-import dev.cairn.internal.Failures;
-import dev.cairn.internal.Walks;
 
 import java.util.function.LongConsumer;
 
@@ -44,10 +38,7 @@ public final class EntityPool
     public static final int MAX_ENTITIES = Entity.MAX_INDEX + 1;
 
     /** The version entry of a retired index. */
-    static final int RETIRED = Integer.MIN_VALUE;
-
-    /** Version entries copied and checked at a time by a snapshot load: 64 KiB, which stays in cache. */
-    private static final int READ_BLOCK = 16 * 1024;
+    public static final int RETIRED = Integer.MIN_VALUE;
 
     private final OffHeap offHeap;
     private final int maxEntities;
@@ -66,9 +57,6 @@ public final class EntityPool
     private int alive;
     /** How many storages bound to this pool have listeners or hooks; see {@link #hasSignalledStorages()}. */
     private int signalledStorages;
-    /** The capacities when the last snapshot load began: a failed load shrinks the pool back to them. */
-    private int versionCapacityBeforeLoad;
-    private int freeCapacityBeforeLoad;
     private final Walks walks;
     /** While walked: the indices handed out since the walk began, one bit each, made at the first such create. */
     private long[] bornDuringWalk;
@@ -771,219 +759,135 @@ public final class EntityPool
     }
 
     /**
-     * The bytes {@link #writeSnapshot} writes.
+     * The raw state a snapshot saves: the version entries, one {@code int} per index created.
      *
-     * @return the size of this pool's part of a snapshot.
+     * @return the address of the version array; valid until the pool grows.
      */
-    public long snapshotBytes()
+    public long versionsAddress()
     {
-        return 5L * Integer.BYTES + ((long)created + freeCount + unlisted) * Integer.BYTES;
+        return versions;
     }
 
     /**
-     * Writes the pool's whole state, so that a loaded pool hands out, recycles and retires exactly the same handles:
-     * the counts, the version entry of every index created and the free stack. Indices left off the stack go at its
-     * bottom, the first that {@link #create()} would find on top, so that the loaded pool recycles them last and in the
-     * same order.
+     * The raw state a snapshot saves: the free stack, bottom first.
      *
-     * @param out the snapshot being written.
-     * @throws IllegalStateException if the pool is closed.
+     * @return the address of the stack; valid until the pool grows.
      */
-    public void writeSnapshot(final SnapshotOutput out)
+    public long freeStackAddress()
     {
-        ensureOpen();
-        out.putInt(maxEntities);
-        out.putInt(created);
-        out.putInt(alive);
-        out.putInt(freeCount + unlisted);
-        out.putInt(retired);
-        out.putMemory(versions, (long)created * Integer.BYTES);
-        if (unlisted > 0)
-        {
-            writeUnlisted(out);
-        }
-        out.putMemory(free, (long)freeCount * Integer.BYTES);
-    }
-
-    /** Writes the free indices that are not on the stack, the last {@link #nextUnlisted()} would find first. */
-    private void writeUnlisted(final SnapshotOutput out)
-    {
-        final long[] listed = new long[(created + 63) >>> 6];
-        for (int k = 0; k < freeCount; k++)
-        {
-            final int index = UnsafeApi.getInt(free + ((long)k << 2));
-            listed[index >>> 6] |= 1L << index;
-        }
-        final int[] found = new int[unlisted];
-        int count = 0;
-        for (int k = 0, index = unlistedFrom; k < created; k++, index++)
-        {
-            if (index >= created)
-            {
-                index = 0;
-            }
-            final int entry = versionAt(index);
-            if (entry < 0 && entry != RETIRED && (listed[index >>> 6] & (1L << index)) == 0)
-            {
-                found[count++] = index;
-            }
-        }
-        while (count > 0)
-        {
-            out.putInt(found[--count]);
-        }
+        return free;
     }
 
     /**
-     * Reads a state written by {@link #writeSnapshot} into this pool, which must never have created an entity. Every
-     * count and entry is checked: the counts must agree with the entries, every free index must be on the free stack
-     * once. On any failure the pool is left empty, as it was.
+     * Free indices on the stack.
      *
-     * @param in the snapshot being read.
-     * @throws SnapshotFormatException   naming what is inconsistent, where.
-     * @throws IllegalStateException     if the pool has created entities already, or is closed.
-     * @throws OffHeapExhaustedException if the memory cannot be allocated; the pool is left empty.
+     * @return how many.
      */
-    public void readSnapshot(final SnapshotInput in)
+    public int stackedCount()
+    {
+        return freeCount;
+    }
+
+    /**
+     * Free indices left off the stack because it could not grow.
+     *
+     * @return how many.
+     */
+    public int unlistedCount()
+    {
+        return unlisted;
+    }
+
+    /**
+     * Where the next search for unlisted indices starts.
+     *
+     * @return an index below {@link #createdCount()}, or 0.
+     */
+    public int unlistedFrom()
+    {
+        return unlistedFrom;
+    }
+
+    /**
+     * The version entry of an index created: the alive version, the complement of the next version of a free index,
+     * or {@link #RETIRED}.
+     *
+     * @param index an index below {@link #createdCount()}.
+     * @return the entry.
+     */
+    public int versionEntry(final int index)
+    {
+        return versionAt(index);
+    }
+
+    /**
+     * Room in the version array, in entries.
+     *
+     * @return the capacity.
+     */
+    public int versionCapacity()
+    {
+        return versionCapacity;
+    }
+
+    /**
+     * Room in the free stack, in entries.
+     *
+     * @return the capacity.
+     */
+    public int freeStackCapacity()
+    {
+        return freeCapacity;
+    }
+
+    /**
+     * Makes room for a snapshot load of {@code created} indices, {@code free} of them free, into this pool, which
+     * must never have created an entity: the version array grows to hold them all, the free stack to hold as many as
+     * the memory allows (a world at its budget saves more free indices than it stacks).
+     *
+     * @param created the indices the load writes.
+     * @param free    the free indices among them.
+     * @return how many free indices the stack has room for.
+     * @throws IllegalStateException     if the pool created entities already, or is closed.
+     * @throws OffHeapExhaustedException if the version array cannot grow; the pool is unchanged.
+     */
+    public int prepareLoad(final int created, final int free)
     {
         ensureMutable("load a snapshot into");
-        if (created != 0)
+        if (this.created != 0)
         {
             throw new IllegalStateException("a snapshot loads into a pool that never created an entity; this one " +
-                "created " + created);
+                "created " + this.created);
         }
-        versionCapacityBeforeLoad = versionCapacity;
-        freeCapacityBeforeLoad = freeCapacity;
-        final int savedMax = in.getInt();
-        if (savedMax < 1 || savedMax > MAX_ENTITIES)
+        if (created > versionCapacity)
         {
-            throw in.error("its world's maximum of " + savedMax + " entities is not one a world has (from 1 to " +
-                MAX_ENTITIES + ")");
+            growVersions(created);
         }
-        final int created = in.getInt();
-        final int alive = in.getInt();
-        final int freeCount = in.getInt();
-        final int retired = in.getInt();
-        if (created < 0 || created > savedMax)
+        int wanted = free;
+        while (wanted > freeCapacity && !tryGrowFreeStack(wanted))
         {
-            throw in.error("it holds " + created + " entity indices, which its world's maximum of " + savedMax +
-                " entities does not allow");
+            wanted >>>= 1;
         }
-        if (created > maxEntities)
-        {
-            throw in.error("it holds " + created + " entity indices, more than this World's " + maxEntities +
-                "; load it into a World made with a larger maxEntities");
-        }
-        if (alive < 0 || freeCount < 0 || retired < 0 || (long)alive + freeCount + retired != created)
-        {
-            throw in.error("its counts of alive (" + alive + "), free (" + freeCount + ") and retired (" + retired +
-                ") indices do not add up to the " + created + " created");
-        }
-        in.require(
-            ((long)created + freeCount) * Integer.BYTES, created + " versions and " + freeCount + " free indices");
-        try
-        {
-            if (created > versionCapacity)
-            {
-                growVersions(created);
-            }
-            // As much of the stack as the memory allows: a world at its budget saves more free indices than it stacks.
-            int wanted = freeCount;
-            while (wanted > freeCapacity && !tryGrowFreeStack(wanted))
-            {
-                wanted >>>= 1;
-            }
-            readVersions(in, created, alive, retired);
-            final int stacked = Math.min(freeCount, freeCapacity);
-            readFreeStack(in, created, freeCount - stacked, stacked);
-            this.unlisted = freeCount - stacked;
-            this.unlistedFrom = 0;
-            this.freeCount = stacked;
-        }
-        catch (final RuntimeException ex)
-        {
-            this.created = 0;
-            throw ex;
-        }
+        return Math.min(free, freeCapacity);
+    }
+
+    /**
+     * Takes the counts of a load that wrote and checked the version entries and the free stack.
+     *
+     * @param created  the indices created.
+     * @param alive    the alive ones.
+     * @param retired  the retired ones.
+     * @param stacked  the free ones on the stack.
+     * @param unlisted the free ones left off it.
+     */
+    public void loaded(final int created, final int alive, final int retired, final int stacked, final int unlisted)
+    {
         this.created = created;
         this.alive = alive;
         this.retired = retired;
-    }
-
-    /**
-     * Copies the loaded version entries a block at a time, each block checked while the copy has it in cache: every
-     * alive version is at most {@link Entity#MAX_VERSION}, and the alive and retired entries are as many as the counts
-     * say.
-     */
-    private void readVersions(final SnapshotInput in, final int created, final int alive, final int retired)
-    {
-        int countedAlive = 0;
-        int countedRetired = 0;
-        for (int from = 0; from < created; from += READ_BLOCK)
-        {
-            final int to = Math.min(created, from + READ_BLOCK);
-            in.getMemory(versions + ((long)from << 2), (long)(to - from) << 2);
-            for (int index = from; index < to; index++)
-            {
-                final int entry = versionAt(index);
-                if (entry >= 0)
-                {
-                    if (entry > Entity.MAX_VERSION)
-                    {
-                        throw in.error("index " + index + " is alive with version " + entry + ", above the largest, " +
-                            Entity.MAX_VERSION);
-                    }
-                    countedAlive++;
-                }
-                else if (entry == RETIRED)
-                {
-                    countedRetired++;
-                }
-            }
-        }
-        if (countedAlive != alive || countedRetired != retired)
-        {
-            throw in.error("its entries hold " + countedAlive + " alive and " + countedRetired + " retired indices " +
-                "where its counts say " + alive + " and " + retired);
-        }
-    }
-
-    /**
-     * Reads the saved free stack, bottom first: {@code dropped} indices that this pool's stack has no room for, which
-     * it leaves off it, then the {@code stacked} that it keeps. Checks each: in range, free (neither alive nor
-     * retired), and there once.
-     */
-    private void readFreeStack(final SnapshotInput in, final int created, final int dropped, final int stacked)
-    {
-        final long[] seen = new long[(created + 63) >>> 6];
-        for (int k = 0; k < dropped; k++)
-        {
-            checkFreeIndex(in, created, seen, k, in.getInt());
-        }
-        in.getMemory(free, (long)stacked * Integer.BYTES);
-        for (int k = 0; k < stacked; k++)
-        {
-            checkFreeIndex(in, created, seen, dropped + k, UnsafeApi.getInt(free + ((long)k << 2)));
-        }
-    }
-
-    private void checkFreeIndex(
-        final SnapshotInput in, final int created, final long[] seen, final int k, final int index)
-    {
-        if (index < 0 || index >= created)
-        {
-            throw in.error("free index " + k + " is " + index + ", outside the " + created + " created");
-        }
-        final int entry = versionAt(index);
-        if (entry >= 0 || entry == RETIRED)
-        {
-            throw in.error("index " + index + " is on the free stack but " + (entry >= 0 ? "alive" : "retired"));
-        }
-        if ((seen[index >>> 6] & (1L << index)) != 0)
-        {
-            throw in.error("index " + index + " is on the free stack twice");
-        }
-        seen[index >>> 6] |= 1L << index;
+        this.freeCount = stacked;
+        this.unlisted = unlisted;
+        this.unlistedFrom = 0;
     }
 
     /**
@@ -1002,26 +906,24 @@ public final class EntityPool
     }
 
     /**
-     * Empties the pool as {@link #reset()} does, after a snapshot load into its world failed, and gives back the memory
-     * the load grew it by: the pool keeps the capacity it had before the load (a reset world keeps the memory it
-     * mapped for the next load), and the load holds none of the world's budget.
+     * Empties the pool as {@link #reset()} does and gives back the memory beyond the given capacities: what a failed
+     * snapshot load leaves, the pool as big as it was before the load.
      *
-     * @param in the snapshot whose load failed (only a snapshot loader has one).
-     * @throws IllegalStateException if the pool is closed or locked.
+     * @param versionCapacity   the version array's capacity to keep at most.
+     * @param freeStackCapacity the free stack's capacity to keep at most.
      */
-    public void unload(final SnapshotInput in)
+    public void resetTo(final int versionCapacity, final int freeStackCapacity)
     {
-        java.util.Objects.requireNonNull(in, "in");
         reset();
-        if (versionCapacity > versionCapacityBeforeLoad)
+        if (this.versionCapacity > versionCapacity)
         {
-            versions = offHeap.reallocate(versions, (long)versionCapacityBeforeLoad << 2);
-            versionCapacity = versionCapacityBeforeLoad;
+            versions = offHeap.reallocate(versions, (long)versionCapacity << 2);
+            this.versionCapacity = versionCapacity;
         }
-        if (freeCapacity > freeCapacityBeforeLoad)
+        if (freeCapacity > freeStackCapacity)
         {
-            free = offHeap.reallocate(free, (long)freeCapacityBeforeLoad << 2);
-            freeCapacity = freeCapacityBeforeLoad;
+            free = offHeap.reallocate(free, (long)freeStackCapacity << 2);
+            freeCapacity = freeStackCapacity;
         }
     }
 

@@ -293,6 +293,26 @@ public final class Walks
     }
 
     /**
+     * Runs {@code body} as the walk, hold or operation {@code token} began, and ends it: the changes deferred
+     * meanwhile are applied when it returns or throws.
+     *
+     * @param token what {@code begin...} or {@link #hold} returned.
+     * @param body  what runs.
+     */
+    public void run(final int token, final Runnable body)
+    {
+        try
+        {
+            body.run();
+        }
+        catch (final Throwable thrown)
+        {
+            throw Failures.propagate(end(token, thrown));
+        }
+        end(token);
+    }
+
+    /**
      * Whether a change made now is deferred: a walk or a hold is under way (on this thread, or a parallel walk's).
      *
      * @return true inside walks and holds.

@@ -8,9 +8,8 @@ import dev.cairn.internal.Access;
 import dev.cairn.internal.Columns;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.RawSet;
 import dev.cairn.internal.Walks;
-import dev.cairn.snapshot.SnapshotInput;
-import dev.cairn.snapshot.SnapshotOutput;
 import org.agrona.UnsafeApi;
 
 import java.util.Arrays;
@@ -64,6 +63,7 @@ public class SparseSet implements AutoCloseable
     static
     {
         Access.installWalks(SparseSet.class, set -> ((SparseSet)set).walks);
+        Access.installRaw(SparseSet.class, set -> ((SparseSet)set).new Raw());
     }
 
     private final DeletionPolicy policy;
@@ -1259,72 +1259,6 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * The bytes {@link #writeSetSnapshot} writes: four counts and the packed handles.
-     *
-     * @return the size of the set's part of a snapshot.
-     */
-    protected final long setSnapshotBytes()
-    {
-        return 4L * Integer.BYTES + (long)size * Long.BYTES;
-    }
-
-    /**
-     * Writes the set's state as it is: size, extent, the head of the in-place free list, the member count and the
-     * packed array with its tombstones and released entries, so that a loaded set has the same members at the same
-     * indices. The sparse array is not written: a load rebuilds it.
-     *
-     * @param out the snapshot being written.
-     * @throws IllegalStateException if the set is closed.
-     */
-    protected final void writeSetSnapshot(final SnapshotOutput out)
-    {
-        ensureOpen();
-        out.putInt(size);
-        out.putInt(extent);
-        out.putInt(freeHead);
-        out.putInt(memberCount);
-        out.putMemory(packedAddress, (long)size * Long.BYTES);
-    }
-
-    /**
-     * Reads a state written by {@link #writeSetSnapshot} into this set, which must be empty, checking everything the
-     * set's invariants need: counts that fit the policy, well-formed members alive in the pool, every entity index
-     * once, an in-place free list that links every tombstone once. Then the sparse array is rebuilt. On failure the set
-     * is empty again and the exception says what was wrong.
-     *
-     * @param in          the snapshot being read.
-     * @param savedPolicy the policy the set had when it was saved: another policy can load it only without
-     *                    tombstones and released entries.
-     * @param slotPayload the bytes that follow the packed array for each index (the caller's columns): checked to be
-     *                    there before anything is allocated.
-     * @return the size read.
-     * @throws dev.cairn.snapshot.SnapshotFormatException if the state is truncated or inconsistent.
-     * @throws IllegalStateException                      if the set is not empty, or closed.
-     * @throws OffHeapExhaustedException                  if the memory cannot be allocated.
-     */
-    protected final int readSetSnapshot(
-        final SnapshotInput in, final DeletionPolicy savedPolicy, final long slotPayload)
-    {
-        ensureChangeable("load a snapshot into");
-        if (size != 0)
-        {
-            throw new IllegalStateException("a snapshot loads into an empty " + name + "; this one has " + size +
-                " indices in use");
-        }
-        return new SetLoader(this, in).read(savedPolicy, slotPayload);
-    }
-
-    /** The loader's last step: the packed array and sparse pages hold a checked state of these counts. */
-    final void loaded(final int size, final int extent, final int freeHead, final int memberCount)
-    {
-        this.size = size;
-        this.extent = extent;
-        this.freeHead = freeHead;
-        this.memberCount = memberCount;
-        layoutVersion++;
-    }
-
-    /**
      * Makes {@link #insert(long)} throw {@link UnsupportedOperationException} with {@code reason}: a component storage
      * adds members with values and tells its listeners, groups and observers, which a bare insert would skip.
      *
@@ -1593,7 +1527,7 @@ public class SparseSet implements AutoCloseable
      * Unchecked access to the packed array. Every caller passes an index below size(), or the index being appended
      * after the capacity check in insert(); the model-based tests hold the set to these invariants.
      */
-    long packedGet(final int index)
+    private long packedGet(final int index)
     {
         return UnsafeApi.getLong(packedAddress + ((long)index << 3));
     }
@@ -1603,7 +1537,7 @@ public class SparseSet implements AutoCloseable
         UnsafeApi.putLong(packedAddress + ((long)index << 3), entity);
     }
 
-    long allocatePage(final int page)
+    private long allocatePage(final int page)
     {
         if (page >= pageAddresses.length)
         {
@@ -1632,7 +1566,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /** The address of the sparse entry of {@code entityIndex}, or 0 if its page does not exist (or it is negative). */
-    long sparseAddressOf(final int entityIndex)
+    private long sparseAddressOf(final int entityIndex)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
         final long[] pageAddresses = this.pageAddresses;
@@ -1663,25 +1597,6 @@ public class SparseSet implements AutoCloseable
                     MAX_CAPACITY + " (it holds " + size + ")");
         }
         resizeDense(OffHeap.grownCapacity(dense.capacity(), needed, 16, MAX_CAPACITY));
-    }
-
-    /** Grows the columns to hold {@code size} indices, for a load: the packed array is then at packedAddress(). */
-    final void ensureLoadCapacity(final int size)
-    {
-        if (size > dense.capacity())
-        {
-            resizeDense(size);
-        }
-    }
-
-    final long packedAddress()
-    {
-        return packedAddress;
-    }
-
-    final EntityPool pool()
-    {
-        return pool;
     }
 
     private void resizeDense(final int newCapacity)
@@ -1759,5 +1674,125 @@ public class SparseSet implements AutoCloseable
         return new IllegalArgumentException(
             "entity " + Entity.toString(entity) + " is not in " + name +
             "; check contains() (World.has) first, or use remove() when absence is expected");
+    }
+
+    /** The raw state snapshot code reads and writes (see {@link RawSet}). */
+    private final class Raw implements RawSet
+    {
+        @Override
+        public String name()
+        {
+            return name;
+        }
+
+        @Override
+        public DeletionPolicy policy()
+        {
+            return policy;
+        }
+
+        @Override
+        public EntityPool pool()
+        {
+            return pool;
+        }
+
+        @Override
+        public int size()
+        {
+            return size;
+        }
+
+        @Override
+        public int extent()
+        {
+            return extent;
+        }
+
+        @Override
+        public int freeHead()
+        {
+            return freeHead;
+        }
+
+        @Override
+        public int memberCount()
+        {
+            return memberCount;
+        }
+
+        @Override
+        public long packedAddress()
+        {
+            return packedAddress;
+        }
+
+        @Override
+        public long columnAddress(final int column)
+        {
+            return dense.address(column + 1);
+        }
+
+        @Override
+        public void requireEmptyForLoad()
+        {
+            ensureChangeable("load a snapshot into");
+            if (size != 0)
+            {
+                throw new IllegalStateException("a snapshot loads into an empty " + name + "; this one has " + size +
+                    " indices in use");
+            }
+        }
+
+        @Override
+        public void ensureLoadCapacity(final int size)
+        {
+            if (size > dense.capacity())
+            {
+                resizeDense(size);
+            }
+        }
+
+        @Override
+        public long sparseEntry(final int entityIndex)
+        {
+            final long address = sparseAddressOf(entityIndex);
+            return address != 0 ? address : allocatePage(entityIndex >>> PAGE_SHIFT) +
+                ((long)(entityIndex & PAGE_MASK) << 2);
+        }
+
+        @Override
+        public long sparseEntryIfAny(final int entityIndex)
+        {
+            return sparseAddressOf(entityIndex);
+        }
+
+        @Override
+        public void loaded(final int size, final int extent, final int freeHead, final int memberCount)
+        {
+            SparseSet.this.size = size;
+            SparseSet.this.extent = extent;
+            SparseSet.this.freeHead = freeHead;
+            SparseSet.this.memberCount = memberCount;
+            layoutVersion++;
+        }
+
+        @Override
+        public void clearSilently()
+        {
+            SparseSet.this.clearSilently();
+        }
+
+        @Override
+        public void shrinkToFit()
+        {
+            SparseSet.this.shrinkToFit();
+        }
+
+        @Override
+        public void freeMemory()
+        {
+            SparseSet.this.freeMemory();
+        }
     }
 }

@@ -14,7 +14,9 @@ import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -117,8 +119,8 @@ public final class ContinuousLoader implements AutoCloseable
                 "(from a listener of the live world): the two loads would share the staging world and the entity " +
                 "map and leave entities that mirror nothing; load the next snapshot after this load returns");
         }
-        stage.unloadSnapshot(SnapshotInput.NONE);
-        final List<ComponentType<?, ?>> types = Snapshot.loadInto(stage, snapshot, whole, null);
+        WorldSection.empty(stage);
+        final Map<ComponentType<?, ?>, Schema> types = Snapshot.loadInto(stage, snapshot, whole, null);
         forgetIfReset();
         loading = true;
         try
@@ -130,7 +132,7 @@ public final class ContinuousLoader implements AutoCloseable
             loading = false;
             if (!closed)
             {
-                stage.unloadSnapshot(SnapshotInput.NONE);
+                WorldSection.empty(stage);
             }
         }
     }
@@ -228,7 +230,7 @@ public final class ContinuousLoader implements AutoCloseable
         }
     }
 
-    private void apply(final List<ComponentType<?, ?>> types)
+    private void apply(final Map<ComponentType<?, ?>, Schema> types)
     {
         final long[] sources = newSources();
         final int room = world.remainingCapacity() + goneRoom();
@@ -237,12 +239,13 @@ public final class ContinuousLoader implements AutoCloseable
             throw new IllegalStateException("the snapshot needs " + sources.length + " new local entities but the " +
                 "World can create " + room + " more; make it with a larger maxEntities");
         }
-        reserve(types);
+        reserve(types.keySet());
         Throwable failure = destroyGone(null);
         failure = create(sources, failure);
-        for (final ComponentType<?, ?> type : types)
+        for (final Map.Entry<ComponentType<?, ?>, Schema> loaded : types.entrySet())
         {
-            failure = copy(stage.storage(type), world.storage(type), failure);
+            final ComponentType<?, ?> type = loaded.getKey();
+            failure = copy(stage.storage(type), loaded.getValue(), world.storage(type), failure);
         }
         Failures.rethrow(failure);
     }
@@ -253,7 +256,7 @@ public final class ContinuousLoader implements AutoCloseable
      * What is left to allocate while applying (sparse pages of new entity indices, the pool's versions, groups' and
      * observers' own sets) is small beside it.
      */
-    private void reserve(final List<ComponentType<?, ?>> types)
+    private void reserve(final Collection<ComponentType<?, ?>> types)
     {
         for (final ComponentType<?, ?> type : types)
         {
@@ -418,7 +421,8 @@ public final class ContinuousLoader implements AutoCloseable
     }
 
     /** Makes {@code target}'s components of mapped entities match {@code source}'s. */
-    private Throwable copy(final ComponentStorage<?> source, final ComponentStorage<?> target, final Throwable failure)
+    private Throwable copy(final ComponentStorage<?> source, final Schema saved, final ComponentStorage<?> target,
+        final Throwable failure)
     {
         Throwable first = failure;
         int count = 0;
@@ -442,7 +446,7 @@ public final class ContinuousLoader implements AutoCloseable
             current.wrap(new byte[row.capacity()]);
         }
         final int[] references = referenceOffsets(source);
-        final int[] kept = fieldsNotLoaded(source);
+        final int[] kept = fieldsNotLoaded(source, saved);
         for (int i = 0; i < source.extent(); i++)
         {
             final long local = locals.get(source.entityAt(i));
@@ -488,9 +492,8 @@ public final class ContinuousLoader implements AutoCloseable
      * Where the row of a staged storage holds fields the snapshot did not have (it was saved by an older version of the
      * record): offset and width of each, in pairs. The live values of these are kept: the source says nothing of them.
      */
-    private static int[] fieldsNotLoaded(final ComponentStorage<?> staged)
+    private static int[] fieldsNotLoaded(final ComponentStorage<?> staged, final Schema saved)
     {
-        final Schema saved = staged.loadedSchema();
         final List<Schema.Field> fields = staged.type().schema().fields();
         int count = 0;
         final int[] ranges = new int[2 * fields.size()];

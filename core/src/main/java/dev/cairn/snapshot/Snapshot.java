@@ -3,6 +3,7 @@ package dev.cairn.snapshot;
 import dev.cairn.world.World;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
+import dev.cairn.storage.Schema;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +13,7 @@ import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.zip.CRC32C;
 
@@ -68,10 +70,10 @@ public final class Snapshot
     public static long sizeOf(final World world, final ComponentType<?, ?>... types)
     {
         requireWorld(world);
-        long bytes = HEADER_BYTES + SECTION_OVERHEAD + world.snapshotBytes();
+        long bytes = HEADER_BYTES + SECTION_OVERHEAD + WorldSection.bytes(world);
         for (final ComponentStorage<?> storage : storages(world, types))
         {
-            bytes += SECTION_OVERHEAD + storage.snapshotBytes();
+            bytes += SECTION_OVERHEAD + StorageSection.bytes(storage);
         }
         return bytes;
     }
@@ -111,7 +113,7 @@ public final class Snapshot
         try
         {
             // Announced as an iteration, so that a close from another thread is refused, not run under the copy.
-            world.writeSnapshotAnnounced(out, () -> write(world, out, storages));
+            WorldSection.saveAsWalk(world, "Snapshot.save", () -> write(world, out, storages));
         }
         finally
         {
@@ -142,7 +144,7 @@ public final class Snapshot
         final List<ComponentStorage<?>> storages = storages(world, types);
         final SnapshotOutput out = new SnapshotOutput(ByteBuffer.allocateDirect(CHANNEL_BUFFER), channel);
         // The channel's code runs between copies: it must not move or free the memory being copied.
-        world.writeSnapshotLocked(out, () ->
+        WorldSection.saveAsWalk(world, "Snapshot.save to a channel", () ->
         {
             write(world, out, storages);
             out.flush();
@@ -199,36 +201,35 @@ public final class Snapshot
     }
 
     /**
-     * Loads as {@link #load(World, ByteBuffer)} does; returns the components loaded, in the snapshot's order.
+     * Loads as {@link #load(World, ByteBuffer)} does; returns the components loaded, in the snapshot's order, each
+     * with its fields as the snapshot saved them.
      *
      * @param whole    true if the snapshot must end where {@code source} does (it was read from a channel to its
      *                 end): bytes after the last section are then an error, not the next message.
      * @param executor where storages are read in parallel with the calling thread; null to read them one by one.
      */
-    static List<ComponentType<?, ?>> loadInto(
+    static Map<ComponentType<?, ?>, Schema> loadInto(
         final World world, final ByteBuffer source, final boolean whole, final Executor executor)
     {
-        world.checkNewForSnapshot();
+        final WorldSection load = new WorldSection(world);
         final SnapshotInput in = new SnapshotInput(source);
         final int sections = readHeader(in);
-        final List<ComponentType<?, ?>> loaded = new ArrayList<>();
         final SnapshotSections parts = new SnapshotSections(executor != null);
-        // Announced as an iteration of the world: a close from another thread is refused, not run under the load.
         try
         {
-            world.loadSnapshotAnnounced(in, () ->
+            load.runAsOperation(() ->
             {
                 boolean done = false;
                 try
                 {
-                    readSections(world, source, whole, executor, in, sections, parts, loaded);
+                    readSections(load, source, whole, executor, in, sections, parts);
                     done = true;
                 }
                 finally
                 {
                     if (!done)
                     {
-                        world.unloadSnapshot(in);
+                        load.undo();
                     }
                 }
             });
@@ -244,13 +245,12 @@ public final class Snapshot
             return loadInto(world, source, whole, null);
         }
         source.position(source.position() + (int)in.offset());
-        return loaded;
+        return parts.savedSchemas();
     }
 
-    /** Finds the sections, then reads them and ends the load; the caller unloads the world if this throws. */
-    private static void readSections(final World world, final ByteBuffer source, final boolean whole,
-        final Executor executor, final SnapshotInput in, final int sections, final SnapshotSections parts,
-        final List<ComponentType<?, ?>> loaded)
+    /** Finds the sections, then reads them and ends the load; the caller undoes the load if this throws. */
+    private static void readSections(final WorldSection load, final ByteBuffer source, final boolean whole,
+        final Executor executor, final SnapshotInput in, final int sections, final SnapshotSections parts)
     {
         try
         {
@@ -264,7 +264,7 @@ public final class Snapshot
         {
             throw SnapshotSections.preferCorruption(in, ex);
         }
-        parts.addWorld(in, world);
+        parts.addWorld(in, load);
         SnapshotInput reading = in;
         try
         {
@@ -286,7 +286,6 @@ public final class Snapshot
                     throw reading.error("component " + type.recordClass().getName() + " has a second section");
                 }
                 section.type = type;
-                loaded.add(type);
             }
             reading = in;
             if (whole && source.position() + in.offset() != source.limit())
@@ -300,8 +299,8 @@ public final class Snapshot
         {
             parts.scanFailed(ex, reading);
         }
-        parts.readAll(world, in, executor);
-        world.loadedSnapshot(in);
+        parts.readAll(executor);
+        load.finish();
     }
 
     /**
@@ -320,7 +319,7 @@ public final class Snapshot
     {
         requireWorld(world);
         java.util.Objects.requireNonNull(channel, "channel");
-        world.checkNewForSnapshot();
+        WorldSection.checkLoadable(world);
         loadInto(world, readFully(channel), true, null);
     }
 
@@ -342,7 +341,7 @@ public final class Snapshot
         requireWorld(world);
         java.util.Objects.requireNonNull(channel, "channel");
         java.util.Objects.requireNonNull(executor, "executor: pass one, for example ForkJoinPool.commonPool()");
-        world.checkNewForSnapshot();
+        WorldSection.checkLoadable(world);
         loadInto(world, readFully(channel), true, executor);
     }
 
@@ -399,13 +398,13 @@ public final class Snapshot
         out.putInt(1 + storages.size());
         out.putInt(0);
         out.putInt((int)crc.getValue());
-        out.beginSection(WORLD_SECTION, world.snapshotBytes());
-        world.writeSnapshot(out);
+        out.beginSection(WORLD_SECTION, WorldSection.bytes(world));
+        WorldSection.write(world, out);
         out.endSection();
         for (final ComponentStorage<?> storage : storages)
         {
-            out.beginSection(STORAGE_SECTION, storage.snapshotBytes());
-            storage.writeSnapshot(out);
+            out.beginSection(STORAGE_SECTION, StorageSection.bytes(storage));
+            StorageSection.write(storage, out);
             out.endSection();
         }
     }

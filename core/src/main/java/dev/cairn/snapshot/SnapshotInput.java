@@ -16,14 +16,10 @@ import java.util.zip.CRC32C;
  * given. A section's CRC32C is computed as its bytes are read, a block ahead of the reads so that a bulk copy finds
  * them in cache, and compared when the section ends; a loader that fails inside a section asks
  * {@link #corruption()} whether the section was corrupted, so that a changed byte is reported as such rather than as
- * whatever it broke. Only {@link Snapshot} and {@link ContinuousLoader} make one; the engine's structures read their
- * state through it.
+ * whatever it broke.
  */
-public final class SnapshotInput
+final class SnapshotInput
 {
-    /** An empty input, handed to the engine's unload methods by the loaders when no snapshot is being read. */
-    static final SnapshotInput NONE = new SnapshotInput(ByteBuffer.allocate(0));
-
     /** How far ahead of the reads the checksum runs: small reads do not each pay a call, copies find it cached. */
     private static final int CHECKED_AHEAD = 64 * 1024;
 

@@ -13,9 +13,9 @@ import java.util.zip.CRC32C;
 
 /**
  * Where a snapshot is written: a buffer, flushed to a channel when it fills if there is one. Keeps the CRC32C of the
- * section being written. Only {@link Snapshot} makes one; the engine's structures write their state through it.
+ * section being written. Only {@link Snapshot} makes one.
  */
-public final class SnapshotOutput
+final class SnapshotOutput
 {
     /** Bytes a bulk copy writes before it adds them to the checksum. */
     private static final int CHECKSUM_BLOCK = 64 * 1024;

@@ -10,6 +10,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.Schema;
 
 /**
  * The sections of a snapshot being loaded, found by a first pass over their headers and then read: the world's (the
@@ -29,6 +33,7 @@ final class SnapshotSections
 {
     private final boolean parallel;
     private Section world;
+    private WorldSection load;
     private final List<Section> storages = new ArrayList<>();
     private RuntimeException headerFailure;
     private SnapshotInput headerInput;
@@ -42,12 +47,13 @@ final class SnapshotSections
      * Takes the world's section, which the loader has just begun.
      *
      * @param in    the loader's input, at the start of the section's body; it moves past the section.
-     * @param world the world it loads into.
+     * @param load  the load, which reads the section.
      */
-    void addWorld(final SnapshotInput in, final World world)
+    void addWorld(final SnapshotInput in, final WorldSection load)
     {
         this.world = split(in);
-        this.world.reader = world::readSnapshot;
+        this.world.reader = load::read;
+        this.load = load;
     }
 
     /**
@@ -106,15 +112,14 @@ final class SnapshotSections
      * Reads the world's section on this thread, makes the storages of the sections the first pass found, and reads
      * them; throws the first failure in the snapshot's order.
      *
-     * @param target   the world loaded into.
-     * @param in       the loader's input, which the world asks for to lock its structure around the executor.
      * @param executor helps this thread; null for one section after the other on this thread alone.
      */
-    void readAll(final World target, final SnapshotInput in, final Executor executor)
+    void readAll(final Executor executor)
     {
+        final World target = load.world();
         if (parallel)
         {
-            readTogether(target, in, executor);
+            readTogether(target, executor);
         }
         else if (world.read() == null)
         {
@@ -148,19 +153,19 @@ final class SnapshotSections
      * it does can move memory under a helper. A helper that starts while tasks are still being handed out waits for
      * the handing out to end, a millisecond at most, and otherwise leaves the storages to the other threads.
      */
-    private void readTogether(final World target, final SnapshotInput in, final Executor executor)
+    private void readTogether(final World target, final Executor executor)
     {
         final JobQueue checksums = new JobQueue(withChecksums(), true);
         JobQueue reads = null;
         try
         {
-            target.handOutLoadTasks(in, () -> checksums.help(executor, checksums::runAll));
+            load.handOutTasks(() -> checksums.help(executor, checksums::runAll));
             if (world.read() == null)
             {
                 makeStorages(target);
                 final JobQueue storageReads = new JobQueue(readable(), false);
                 reads = storageReads;
-                target.handOutLoadTasks(in, () -> storageReads.help(executor, () ->
+                load.handOutTasks(() -> storageReads.help(executor, () ->
                 {
                     if (storageReads.awaitHandedOut())
                     {
@@ -211,6 +216,22 @@ final class SnapshotSections
         return failure instanceof dev.cairn.OffHeapExhaustedException || failure instanceof OutOfMemoryError;
     }
 
+    /**
+     * The components of the storage sections read, in the snapshot's order, each with its fields as the snapshot
+     * saved them.
+     *
+     * @return a new map.
+     */
+    Map<ComponentType<?, ?>, Schema> savedSchemas()
+    {
+        final Map<ComponentType<?, ?>, Schema> schemas = new LinkedHashMap<>();
+        for (final Section section : storages)
+        {
+            schemas.put(section.type, section.saved);
+        }
+        return schemas;
+    }
+
     /** Makes (or finds) the storage of each section, in order, until one fails or a section's name was not read. */
     private void makeStorages(final World target)
     {
@@ -222,7 +243,8 @@ final class SnapshotSections
             }
             try
             {
-                section.reader = target.storage(section.type)::readSnapshot;
+                final ComponentStorage<?> storage = target.storage(section.type);
+                section.reader = in -> section.saved = StorageSection.read(storage, in);
             }
             catch (final RuntimeException ex)
             {
@@ -276,6 +298,8 @@ final class SnapshotSections
         private final SnapshotInput checksum;
         /** The component a storage's section holds, once its name was read. */
         ComponentType<?, ?> type;
+        /** The fields as the snapshot saved them, once the section is read. */
+        private Schema saved;
         private Consumer<SnapshotInput> reader;
         private Throwable failure;
         private SnapshotFormatException corrupted;

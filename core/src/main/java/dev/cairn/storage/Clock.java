@@ -73,6 +73,8 @@ public final class Clock
         if ((now & (CLAMP_PERIOD - 1)) == 0)
         {
             final int oldest = now - MAX_AGE;
+            // A closed storage (closed alone, or made for a snapshot load that failed) has no ticks left to raise.
+            tracked.removeIf(ComponentStorage::isClosed);
             for (final ComponentStorage<?> storage : tracked)
             {
                 storage.raiseTicks(oldest);
@@ -125,11 +127,6 @@ public final class Clock
     void track(final ComponentStorage<?> storage)
     {
         tracked.add(storage);
-    }
-
-    void untrack(final ComponentStorage<?> storage)
-    {
-        tracked.remove(storage);
     }
 
     @Override

@@ -5,6 +5,8 @@ import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.internal.EntityPool;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.internal.Access;
+import dev.cairn.internal.RawSet;
+import dev.cairn.internal.RawWorld;
 import dev.cairn.internal.Deferred;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.OffHeap;
@@ -12,8 +14,6 @@ import dev.cairn.internal.Walks;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signal.Connection;
 import dev.cairn.signal.EntitySignal;
-import dev.cairn.snapshot.SnapshotInput;
-import dev.cairn.snapshot.SnapshotOutput;
 import dev.cairn.storage.Clock;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
@@ -71,13 +71,6 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
     private final RuntimeGroup.Registry groups;
     /** How many times {@link #reset()} forgot every handle. */
     private long resets;
-    /**
-     * The tick before a snapshot load set the snapshot's, while {@link #storagesBeforeLoad} says a load is under way:
-     * a failed load puts it back. (Every int is a tick a world can have, so none can mean "no load".)
-     */
-    private int tickBeforeLoad;
-    /** How many storages this world had when a snapshot load began, or -1 outside a load. */
-    private int storagesBeforeLoad = -1;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
     private ComponentStorage<?>[] storages = new ComponentStorage<?>[8];
     /** The same storages without the gaps, for operations that visit all of them. */
@@ -103,13 +96,12 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
             "dev.cairn.parallel.Chunks",
             "dev.cairn.set.SparseSet",
             "dev.cairn.signal.Signal",
-            "dev.cairn.snapshot.SnapshotInput",
             "dev.cairn.snapshot.SourceMap",
             "dev.cairn.storage.ComponentStorage",
             "dev.cairn.storage.ComponentStorage$ArrayBase",
             "dev.cairn.storage.ComponentType",
             "dev.cairn.storage.FieldType",
-            "dev.cairn.storage.SnapshotMapping$1",
+            "dev.cairn.snapshot.SnapshotMapping$1",
             "dev.cairn.view.RuntimeView",
             "dev.cairn.world.World",
         };
@@ -118,6 +110,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
     static
     {
         Access.installWalks(World.class, world -> ((World)world).walks);
+        Access.installRawWorld(world -> ((World)world).new Raw());
     }
 
     /** Set once every class of {@link #engineClasses()} is initialised. */
@@ -814,242 +807,6 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
     }
 
     /**
-     * The bytes {@link #writeSnapshot} writes.
-     *
-     * @return the size of the world's own part of a snapshot.
-     */
-    public long snapshotBytes()
-    {
-        ensureOpen();
-        return Integer.BYTES + entities.snapshotBytes();
-    }
-
-    /**
-     * Writes the world's own state, for a snapshot: the change tick and the entity pool. Storages are written
-     * separately.
-     *
-     * @param out the snapshot being written (only {@code dev.cairn.snapshot.Snapshot} has one).
-     * @throws IllegalStateException if the world is closed.
-     */
-    public void writeSnapshot(final SnapshotOutput out)
-    {
-        java.util.Objects.requireNonNull(out, "out");
-        ensureOpen();
-        out.putInt(clock.now());
-        entities.writeSnapshot(out);
-    }
-
-    /**
-     * Reads the world's own state written by {@link #writeSnapshot} into this world, which must be new (no entity ever
-     * created, every storage empty): the snapshot's entities come back with their indices and versions.
-     *
-     * @param in the snapshot being read (only a snapshot loader has one).
-     * @throws IllegalStateException if the world is not new, or closed.
-     */
-    public void readSnapshot(final SnapshotInput in)
-    {
-        java.util.Objects.requireNonNull(in, "in");
-        // The loader checked for walks before announcing itself as one: checking again would find the load.
-        checkNew();
-        for (final ComponentStorage<?> storage : created)
-        {
-            if (storage.size() != 0)
-            {
-                // Only the holes a reset() under an in-place storage's walk left: no member is lost.
-                storage.unload(in);
-            }
-        }
-        tickBeforeLoad = clock.now();
-        storagesBeforeLoad = created.length;
-        final int tick = in.getInt();
-        entities.readSnapshot(in);
-        clock.restore(tick);
-    }
-
-    /**
-     * Runs {@code write}, a snapshot written to a channel, as a walk of this world: the channel's code runs between
-     * copies of the world's memory, so the changes it makes are deferred to the end of the save, and closing the
-     * world, from it or another thread, is refused until then.
-     *
-     * @param out   the snapshot being written (only a snapshot writer has one).
-     * @param write what writes it.
-     * @throws IllegalStateException if the world is closed.
-     */
-    public void writeSnapshotLocked(final SnapshotOutput out, final Runnable write)
-    {
-        java.util.Objects.requireNonNull(out, "out");
-        runWalk("Snapshot.save to a channel", write);
-    }
-
-    private void runWalk(final String what, final Runnable walk)
-    {
-        ensureOpen();
-        final int token = walks.beginWalk(what);
-        try
-        {
-            walk.run();
-        }
-        catch (final Throwable thrown)
-        {
-            throw Failures.propagate(walks.end(token, thrown));
-        }
-        walks.end(token);
-    }
-
-    /**
-     * Runs a snapshot save into a buffer as a walk of this world, so that a {@link #close()} from another thread is
-     * refused, not run while the save copies the world's memory.
-     *
-     * @param out   the snapshot being written (only a snapshot writer has one).
-     * @param write what writes it.
-     * @throws IllegalStateException if the world is closed, or being closed by another thread.
-     */
-    public void writeSnapshotAnnounced(final SnapshotOutput out, final Runnable write)
-    {
-        java.util.Objects.requireNonNull(out, "out");
-        runWalk("Snapshot.save", write);
-    }
-    /**
-     * Checks that a snapshot may load into this world: it is open and new (or {@link #reset()} since), no entity ever
-     * created in it and every storage empty, and nothing walks it.
-     *
-     * @throws IllegalStateException if it is not new, closed, walked, or held by a listener.
-     */
-    public void checkNewForSnapshot()
-    {
-        requireNotDeferring("load a snapshot into");
-        if (walks.isWalked())
-        {
-            throw new IllegalStateException("a snapshot cannot load into this World while another thread walks it, " +
-                "or loads into it: the walk would go on over the loaded entities, two loads would mix; nothing was " +
-                "changed: load after the walk returns, or the other load");
-        }
-        checkNew();
-    }
-    /**
-     * Runs a snapshot load as one operation of this world: a {@link #close()} from another thread is refused while the
-     * load writes into the world's memory, and what listeners change meanwhile is applied when it returns.
-     *
-     * @param in   the snapshot being read (only a snapshot loader has one).
-     * @param load what loads it.
-     * @throws IllegalStateException if the world is closed, or being closed by another thread.
-     */
-    public void loadSnapshotAnnounced(final SnapshotInput in, final Runnable load)
-    {
-        java.util.Objects.requireNonNull(in, "in");
-        ensureOpen();
-        final int token = walks.beginGuardedOperation("Snapshot.load");
-        Throwable failure = null;
-        try
-        {
-            load.run();
-        }
-        catch (final Throwable thrown)
-        {
-            failure = thrown;
-        }
-        endHold(token, failure);
-    }
-    /**
-     * Runs {@code handOut}, which hands a snapshot load's tasks to the program's executor, as a hold: the executor's
-     * {@code execute} runs on the loading thread, and changes it makes wait for the end of the load; closing is
-     * refused.
-     *
-     * @param in      the snapshot being read (only a snapshot loader has one).
-     * @param handOut what calls the executor.
-     */
-    public void handOutLoadTasks(final SnapshotInput in, final Runnable handOut)
-    {
-        java.util.Objects.requireNonNull(in, "in");
-        final int hold = walks.hold("Snapshot.load's executor, whose execute() must only hand the task on,");
-        Throwable failure = null;
-        try
-        {
-            handOut.run();
-        }
-        catch (final Throwable thrown)
-        {
-            failure = thrown;
-        }
-        endHold(hold, failure);
-    }
-    private void checkNew()
-    {
-        ensureOpen();
-        if (entities.createdCount() != 0 || !storagesEmpty())
-        {
-            throw new IllegalStateException(
-                "a snapshot loads into a new World, where no entity was ever created and every storage is empty; " +
-                "this one has created " + entities.createdCount() + (entities.createdCount() == 1 ? " entity" : " entities") +
-                ": load into a new World or one reset() since, or use a " +
-                "ContinuousLoader to bring a live world up to date");
-        }
-    }
-
-    /**
-     * After a snapshot loaded into this world's storages (without signals), rebuilds the groups over them.
-     *
-     * @param in the snapshot that was read (only a snapshot loader has one).
-     */
-    public void loadedSnapshot(final SnapshotInput in)
-    {
-        java.util.Objects.requireNonNull(in, "in");
-        // Still part of the load: if rebuilding a group runs out of memory, the load fails and is undone whole.
-        groups.rebuild();
-        storagesBeforeLoad = -1;
-    }
-
-    /**
-     * Makes this world new again after a snapshot load failed half-way: no entity, every storage empty, the storages
-     * the load created forgotten, the memory the pool took for it freed, its tick as it was before the load, no signal
-     * sent. Outside a load (a loader emptying a staging world), empties it and keeps the pool's memory.
-     *
-     * @param in the snapshot whose load failed (only a snapshot loader has one).
-     * @throws NullPointerException if {@code in} is null; nothing is changed then.
-     */
-    public void unloadSnapshot(final SnapshotInput in)
-    {
-        // The snapshot is the capability: without one, this would forget every entity of a live world.
-        java.util.Objects.requireNonNull(in, "in");
-        ensureOpen();
-        for (final ComponentStorage<?> storage : created)
-        {
-            storage.unload(in);
-        }
-        if (storagesBeforeLoad >= 0)
-        {
-            // Made for the load and seen by nothing else: dropped, so that later saves do not carry them.
-            for (int k = storagesBeforeLoad; k < created.length; k++)
-            {
-                storages[created[k].type().id()] = null;
-                created[k].discard(in);
-            }
-            created = Arrays.copyOf(created, storagesBeforeLoad);
-            storagesBeforeLoad = -1;
-            entities.unload(in);
-            clock.restore(tickBeforeLoad);
-        }
-        else
-        {
-            // Not a failed load (a loader emptying its staging world): the pool keeps its memory for the next.
-            entities.reset();
-        }
-        groups.rebuild();
-    }
-
-    private boolean storagesEmpty()
-    {
-        for (final ComponentStorage<?> storage : created)
-        {
-            if (storage.memberCount() != 0)
-            {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
      * Every storage this world has created so far, in {@link ComponentType#id()} order.
      *
      * @return a new list.
@@ -1228,5 +985,62 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
             }
         }
         engineClassesInitialised = true;
+    }
+
+    /** What snapshot code reaches of a world: see {@link RawWorld}. */
+    private final class Raw implements RawWorld
+    {
+        @Override
+        public void ensureOpen()
+        {
+            World.this.ensureOpen();
+        }
+
+        @Override
+        public EntityPool pool()
+        {
+            return entities;
+        }
+
+        @Override
+        public void restoreTick(final int tick)
+        {
+            clock.restore(tick);
+        }
+
+        @Override
+        public int storageCount()
+        {
+            return created.length;
+        }
+
+        @Override
+        public void unloadStorages()
+        {
+            for (final ComponentStorage<?> storage : created)
+            {
+                final RawSet raw = Access.raw(storage);
+                raw.clearSilently();
+                raw.shrinkToFit();
+            }
+        }
+
+        @Override
+        public void forgetStoragesFrom(final int count)
+        {
+            for (int k = count; k < created.length; k++)
+            {
+                final ComponentStorage<?> storage = created[k];
+                storages[storage.type().id()] = null;
+                Access.raw(storage).freeMemory();
+            }
+            created = Arrays.copyOf(created, Math.min(count, created.length));
+        }
+
+        @Override
+        public void rebuildGroups()
+        {
+            groups.rebuild();
+        }
     }
 }

@@ -1,28 +1,33 @@
-package dev.cairn.set;
+package dev.cairn.snapshot;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.internal.EntityPool;
-import dev.cairn.snapshot.SnapshotInput;
+import dev.cairn.internal.RawSet;
+import dev.cairn.set.SparseSet;
 import org.agrona.UnsafeApi;
 
 /**
- * Loads one set's part of a snapshot into an empty set: reads the counts and the packed array, checks everything the
- * set's invariants need, and rebuilds the sparse array, which a snapshot does not hold. Nothing from the input is
- * trusted before it is checked: on failure the sparse array is as it was (empty) and the set's counts untouched.
+ * One set's part of a snapshot: its counts and its packed array, with tombstones and released entries, so that a
+ * loaded set has the same members at the same indices. The sparse array is not saved: a load rebuilds it. Loading
+ * trusts nothing from the input before it is checked: on failure the sparse array is as it was (empty) and the set's
+ * counts untouched.
  */
-final class SetLoader
+final class SetSection
 {
     /** Packed handles a load copies and checks at a time: 32 KiB, which stay in cache in between. */
     private static final int BLOCK = 4096;
+    private static final int ABSENT = -1;
+    private static final int PAGE_SHIFT = 12;
+    private static final int PAGE_MASK = SparseSet.PAGE_SIZE - 1;
 
-    private final SparseSet set;
+    private final RawSet set;
     private final SnapshotInput in;
     private final DeletionPolicy policy;
     /** Only members alive in it may be loaded; null for a standalone set. */
     private final EntityPool pool;
 
-    SetLoader(final SparseSet set, final SnapshotInput in)
+    private SetSection(final RawSet set, final SnapshotInput in)
     {
         this.set = set;
         this.in = in;
@@ -31,11 +36,55 @@ final class SetLoader
     }
 
     /**
-     * Reads the state, as {@link SparseSet#readSetSnapshot} describes.
+     * The bytes {@link #write} writes: four counts and the packed handles.
      *
-     * @return the size read.
+     * @param set the set.
+     * @return the size of the set's part of a snapshot.
      */
-    int read(final DeletionPolicy savedPolicy, final long slotPayload)
+    static long bytes(final RawSet set)
+    {
+        return 4L * Integer.BYTES + (long)set.size() * Long.BYTES;
+    }
+
+    /**
+     * Writes the set's state as it is: size, extent, the head of the in-place free list, the member count and the
+     * packed array.
+     *
+     * @param set the set.
+     * @param out the snapshot being written.
+     */
+    static void write(final RawSet set, final SnapshotOutput out)
+    {
+        out.putInt(set.size());
+        out.putInt(set.extent());
+        out.putInt(set.freeHead());
+        out.putInt(set.memberCount());
+        out.putMemory(set.packedAddress(), (long)set.size() * Long.BYTES);
+    }
+
+    /**
+     * Reads a state {@link #write} wrote into an empty set, checking everything the set's invariants need: counts that
+     * fit the policy, well-formed members alive in the pool, every entity index once, an in-place free list that links
+     * every tombstone once. Then the sparse array is rebuilt. On failure the set is empty again and the exception says
+     * what was wrong.
+     *
+     * @param set         the set.
+     * @param in          the snapshot being read.
+     * @param savedPolicy the policy the set had when it was saved: another policy can load it only without
+     *                    tombstones and released entries.
+     * @param slotPayload the bytes that follow the packed array for each index (the caller's columns): checked to be
+     *                    there before anything is allocated.
+     * @return the size read.
+     * @throws SnapshotFormatException if the state is truncated or inconsistent.
+     * @throws IllegalStateException   if the set is not empty, or closed.
+     */
+    static int read(final RawSet set, final SnapshotInput in, final DeletionPolicy savedPolicy, final long slotPayload)
+    {
+        set.requireEmptyForLoad();
+        return new SetSection(set, in).read(savedPolicy, slotPayload);
+    }
+
+    private int read(final DeletionPolicy savedPolicy, final long slotPayload)
     {
         final int size = in.getInt();
         final int extent = in.getInt();
@@ -54,9 +103,9 @@ final class SetLoader
                 "or keep its policy");
         }
         final boolean fits = policy == DeletionPolicy.SWAP_AND_POP ?
-            extent == size && memberCount == size && freeHead == SparseSet.ABSENT :
-            policy == DeletionPolicy.IN_PLACE ? extent == size && freeHead >= SparseSet.ABSENT && freeHead < size :
-            freeHead == SparseSet.ABSENT && memberCount == extent;
+            extent == size && memberCount == size && freeHead == ABSENT :
+            policy == DeletionPolicy.IN_PLACE ? extent == size && freeHead >= ABSENT && freeHead < size :
+            freeHead == ABSENT && memberCount == extent;
         if (!fits)
         {
             throw in.error("its counts (size " + size + ", extent " + extent + ", members " + memberCount +
@@ -67,7 +116,7 @@ final class SetLoader
         set.ensureLoadCapacity(size);
         try
         {
-            if (pool != null && extent == size && memberCount == size && freeHead == SparseSet.ABSENT)
+            if (pool != null && extent == size && memberCount == size && freeHead == ABSENT)
             {
                 readMembers(size);
             }
@@ -93,7 +142,7 @@ final class SetLoader
         int tombstones = 0;
         for (int i = 0; i < size; i++)
         {
-            final long entity = set.packedGet(i);
+            final long entity = packedGet(i);
             if (entity < 0)
             {
                 if (i >= extent || policy != DeletionPolicy.IN_PLACE)
@@ -124,7 +173,7 @@ final class SetLoader
                     entityIndex + " the world never created (it created " + pool.createdCount() + ")");
             }
             final long address = sparseEntry(entityIndex);
-            if (UnsafeApi.getInt(address) != SparseSet.ABSENT)
+            if (UnsafeApi.getInt(address) != ABSENT)
             {
                 throw in.error("entity index " + entityIndex + " is held at index " + UnsafeApi.getInt(address) +
                     " and again at " + i);
@@ -136,9 +185,9 @@ final class SetLoader
             throw in.error("it holds " + members + " members where its count says " + memberCount);
         }
         int linked = 0;
-        for (int at = freeHead; at != SparseSet.ABSENT; at = (int)set.packedGet(at))
+        for (int at = freeHead; at != ABSENT; at = (int)packedGet(at))
         {
-            if (at < 0 || at >= size || set.packedGet(at) >= 0 || ++linked > tombstones)
+            if (at < 0 || at >= size || packedGet(at) >= 0 || ++linked > tombstones)
             {
                 throw in.error("its in-place free list does not link each of its " + tombstones +
                     " tombstones once (it reaches " + at + ")");
@@ -167,7 +216,7 @@ final class SetLoader
             {
                 in.getMemory(packedAddress + ((long)to << 3), (long)(size - to) << 3);
                 clearSparse(rebuilt);
-                rebuildSparse(size, size, SparseSet.ABSENT, size);
+                rebuildSparse(size, size, ABSENT, size);
                 throw new IllegalStateException("the checked rebuild of " + set.name() + " passed where the quick " +
                     "one stopped at index " + rebuilt);
             }
@@ -189,19 +238,19 @@ final class SetLoader
         long page = 0;
         for (int i = from; i < to; i++)
         {
-            final long entity = set.packedGet(i);
+            final long entity = packedGet(i);
             if (!pool.isAlive(entity))
             {
                 return i;
             }
             final int entityIndex = Entity.index(entity);
-            if (entityIndex >>> SparseSet.PAGE_SHIFT != pageOf)
+            if (entityIndex >>> PAGE_SHIFT != pageOf)
             {
-                pageOf = entityIndex >>> SparseSet.PAGE_SHIFT;
-                page = sparseEntry(entityIndex) - ((long)(entityIndex & SparseSet.PAGE_MASK) << 2);
+                pageOf = entityIndex >>> PAGE_SHIFT;
+                page = sparseEntry(entityIndex) - ((long)(entityIndex & PAGE_MASK) << 2);
             }
-            final long address = page + ((long)(entityIndex & SparseSet.PAGE_MASK) << 2);
-            if (UnsafeApi.getInt(address) != SparseSet.ABSENT)
+            final long address = page + ((long)(entityIndex & PAGE_MASK) << 2);
+            if (UnsafeApi.getInt(address) != ABSENT)
             {
                 return i;
             }
@@ -213,9 +262,12 @@ final class SetLoader
     /** The address of the sparse entry of {@code entityIndex}, allocating its page if it has none yet. */
     private long sparseEntry(final int entityIndex)
     {
-        final long address = set.sparseAddressOf(entityIndex);
-        return address != 0 ? address : set.allocatePage(entityIndex >>> SparseSet.PAGE_SHIFT) +
-            ((long)(entityIndex & SparseSet.PAGE_MASK) << 2);
+        return set.sparseEntry(entityIndex);
+    }
+
+    private long packedGet(final int index)
+    {
+        return UnsafeApi.getLong(set.packedAddress() + ((long)index << 3));
     }
 
     /** Sets back to -1 every sparse entry that a handle in packed [0, size) may have set. */
@@ -223,13 +275,13 @@ final class SetLoader
     {
         for (int i = 0; i < size; i++)
         {
-            final long entity = set.packedGet(i);
+            final long entity = packedGet(i);
             if (Entity.isWellFormed(entity))
             {
-                final long address = set.sparseAddressOf(Entity.index(entity));
+                final long address = set.sparseEntryIfAny(Entity.index(entity));
                 if (address != 0 && UnsafeApi.getInt(address) == i)
                 {
-                    UnsafeApi.putInt(address, SparseSet.ABSENT);
+                    UnsafeApi.putInt(address, ABSENT);
                 }
             }
         }

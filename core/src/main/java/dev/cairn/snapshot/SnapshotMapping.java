@@ -1,6 +1,9 @@
-package dev.cairn.storage;
+package dev.cairn.snapshot;
 
-import dev.cairn.snapshot.SnapshotInput;
+import dev.cairn.internal.RawSet;
+import dev.cairn.storage.ComponentType;
+import dev.cairn.storage.FieldType;
+import dev.cairn.storage.Schema;
 import org.agrona.UnsafeApi;
 
 import java.util.List;
@@ -67,7 +70,7 @@ final class SnapshotMapping
     }
 
     /** Reads the saved columns of {@code size} components into {@code storage}'s columns. */
-    void readColumns(final SnapshotInput in, final ComponentStorage<?> storage, final int size)
+    void readColumns(final SnapshotInput in, final RawSet storage, final int size)
     {
         final List<Schema.Field> savedFields = saved.fields();
         final List<Schema.Field> nowFields = type.schema().fields();
@@ -84,7 +87,7 @@ final class SnapshotMapping
             }
             filled[k] = true;
             final Schema.Field to = nowFields.get(k);
-            final long address = storage.fieldColumnAddress(k);
+            final long address = storage.columnAddress(k);
             if (from.type() == to.type() && ordinals[j] == null)
             {
                 in.getMemory(address, bytes);
@@ -108,7 +111,7 @@ final class SnapshotMapping
             {
                 // Zero, but a reference to nothing: zero is the handle of the first entity.
                 final FieldType fieldType = nowFields.get(k).type();
-                UnsafeApi.setMemory(storage.fieldColumnAddress(k), (long)size * fieldType.width(),
+                UnsafeApi.setMemory(storage.columnAddress(k), (long)size * fieldType.width(),
                     fieldType == FieldType.ENTITY ? (byte)-1 : (byte)0);
             }
         }
