@@ -376,6 +376,31 @@ final class GeneratedStorageTest
     }
 
     @Test
+    void aRefMovedToAnIndexWithItsKnownEntityReadsItAndFailsOnceTheEntityLeavesTheSlot()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.emplace(A, 1f, 2f);
+            positions.emplace(B, 3f, 4f);
+            final PositionStorage.Ref ref = new PositionStorage.Ref(positions);
+
+            ref.moveTo(positions.indexOf(B), B);
+            assertEquals(B, ref.entity());
+            assertEquals(positions.indexOf(B), ref.index());
+            assertEquals(3f, ref.x());
+            ref.y(40f);
+            assertEquals(new Position(3f, 40f), positions.get(B));
+            assertMessageContains("index 2 ", assertThrows(IndexOutOfBoundsException.class, () -> ref.moveTo(2, B)));
+
+            positions.erase(A); // B fills A's slot
+            assertMessageContains(Entity.toString(B), assertThrows(IllegalStateException.class, ref::x));
+            assertTrue(ref.moveToEntity(B, 1), "a wrong hint costs a lookup");
+            assertEquals(0, ref.index());
+            assertEquals(3f, ref.x());
+        }
+    }
+
+    @Test
     void everyAccessorThrowsIllegalStateAfterClose()
     {
         final PositionStorage positions = PositionStorage.create();
