@@ -210,6 +210,31 @@ final class ViewBehaviourTest
     }
 
     @Test
+    void anActionThatThrowsReachesTheCallerAfterTheChangesItMadeBeforeAreApplied()
+    {
+        final long[] entities = movers(6);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final IllegalStateException failure = new IllegalStateException("the action failed");
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () ->
+            view.forEach((entity, pos, vel) ->
+            {
+                if (entity == entities[3])
+                {
+                    throw failure;
+                }
+                world.destroy(entity);
+            }));
+
+        assertSame(failure, thrown);
+        assertFalse(world.isDeferring(), "the walk ended");
+        for (int k = 0; k < entities.length; k++)
+        {
+            assertEquals(k >= 3, world.valid(entities[k]), "destroyed before the failure: " + k);
+        }
+    }
+
+    @Test
     void entitiesCreatedAndGivenComponentsDuringAWalkAreNotVisitedAndJoinWhenItReturns()
     {
         final long[] entities = create(10);
