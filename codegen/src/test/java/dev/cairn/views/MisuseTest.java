@@ -114,6 +114,32 @@ final class MisuseTest
     }
 
     @Test
+    void reservingOrShrinkingAStorageFromAViewsActionIsRefusedNamingTheWalkAndSayingToDoItAfterwards()
+    {
+        movers(10);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final int capacity = positions.capacity();
+        final Map<String, Executable> refused = Map.of(
+            "reserve", () -> positions.reserve(capacity * 4),
+            "reserveFor", () -> positions.reserveFor(positions.entityAt(0), capacity * 4),
+            "shrinkToFit", positions::shrinkToFit);
+        for (final Map.Entry<String, Executable> call : refused.entrySet())
+        {
+            view.forEach((entity, pos, vel) ->
+            {
+                final String message = assertThrows(IllegalStateException.class, call.getValue()).getMessage();
+                assertTrue(message.contains("while ViewFixtures_PosVelView.forEach runs"), message);
+                // It is refused, not recorded: the advice says to make the call after the walk.
+                assertTrue(message.contains("after the walk") &&
+                    !message.contains("records such changes and makes them when the walk returns"),
+                    call.getKey() + ": " + message);
+            });
+            assertEquals(capacity, positions.capacity(), call.getKey() + " changed nothing");
+        }
+        positions.reserve(capacity * 4);
+    }
+
+    @Test
     void aResetOrASnapshotLoadDuringACursorWalkIsRefusedNamingTheCursorAndWorksOnceItIsClosed()
     {
         movers(20);
