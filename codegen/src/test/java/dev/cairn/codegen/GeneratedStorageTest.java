@@ -52,15 +52,17 @@ final class GeneratedStorageTest
     {
         try (PositionStorage positions = PositionStorage.create())
         {
-            final int index = positions.emplace(A, 1.5f, -2.5f);
+            positions.emplace(A, 1.5f, -2.5f);
+            final int index = positions.indexOf(A);
 
             assertEquals(A, positions.entityAt(index));
             assertEquals(1.5f, positions.x(A));
             assertEquals(-2.5f, positions.y(A));
             assertEquals(1.5f, positions.xAt(index));
             assertEquals(-2.5f, positions.yAt(index));
-            final PositionStorage.Ref ref = positions.ref().moveTo(index);
+            final PositionStorage.Ref ref = new PositionStorage.Ref(positions).moveTo(index);
             assertEquals(index, ref.index());
+            assertEquals(A, ref.entity());
             assertEquals(1.5f, ref.x());
             assertEquals(-2.5f, ref.y());
             assertEquals(new Position(1.5f, -2.5f), positions.get(A));
@@ -75,12 +77,13 @@ final class GeneratedStorageTest
         try (PositionStorage positions = PositionStorage.create())
         {
             positions.emplace(A, 1f, 2f);
-            final int index = positions.emplace(B, 3f, 4f);
+            positions.emplace(B, 3f, 4f);
+            final int index = positions.indexOf(B);
 
             positions.x(B, 30f);
             positions.yAt(index, 40f);
             assertEquals(new Position(30f, 40f), positions.get(B));
-            positions.ref().moveTo(index).x(300f);
+            new PositionStorage.Ref(positions).moveTo(index).x(300f);
             assertEquals(new Position(300f, 40f), positions.get(B));
             assertEquals(new Position(1f, 2f), positions.get(A));
         }
@@ -297,12 +300,13 @@ final class GeneratedStorageTest
     {
         try (TransformStorage transforms = TransformStorage.create())
         {
-            final int index = transforms.emplace(A, 1f, 2f, 0.5f);
+            transforms.emplace(A, 1f, 2f, 0.5f);
+            final int index = transforms.indexOf(A);
             transforms.add(B, new Transform(new Vec2(3f, 4f), -1f));
 
             assertEquals(1f, transforms.posX(A));
             assertEquals(2f, transforms.posYAt(index));
-            assertEquals(0.5f, transforms.ref().moveTo(index).angle());
+            assertEquals(0.5f, new TransformStorage.Ref(transforms).moveTo(index).angle());
             assertEquals(new Transform(new Vec2(3f, 4f), -1f), transforms.get(B));
             transforms.posY(B, 40f);
             assertEquals(new Transform(new Vec2(3f, 40f), -1f), transforms.get(B));
@@ -354,7 +358,7 @@ final class GeneratedStorageTest
         try (PositionStorage positions = PositionStorage.create())
         {
             positions.emplace(A, 1f, 2f);
-            final PositionStorage.Ref ref = positions.ref().moveTo(1);
+            final PositionStorage.Ref ref = new PositionStorage.Ref(positions).moveTo(1);
 
             assertMessageContains("index 1 ", assertThrows(IndexOutOfBoundsException.class, () -> positions.xAt(1)));
             assertMessageContains("index -1 ", assertThrows(
@@ -364,9 +368,35 @@ final class GeneratedStorageTest
             assertMessageContains("on no entity", assertThrows(IllegalStateException.class, ref::x));
             assertThrows(IllegalStateException.class, () -> ref.y(1f));
             assertThrows(IllegalStateException.class, ref::get);
-            assertThrows(IllegalStateException.class, () -> positions.ref().x(), "a Ref never moved");
+            assertThrows(
+                IllegalStateException.class, () -> new PositionStorage.Ref(positions).x(), "a Ref never moved");
             positions.erase(A);
-            assertThrows(IllegalStateException.class, () -> positions.ref().moveTo(0).x());
+            assertThrows(IllegalStateException.class, () -> new PositionStorage.Ref(positions).moveTo(0).x());
+        }
+    }
+
+    @Test
+    void aRefMovedToAnIndexWithItsKnownEntityReadsItAndFailsOnceTheEntityLeavesTheSlot()
+    {
+        try (PositionStorage positions = PositionStorage.create())
+        {
+            positions.emplace(A, 1f, 2f);
+            positions.emplace(B, 3f, 4f);
+            final PositionStorage.Ref ref = new PositionStorage.Ref(positions);
+
+            ref.moveTo(positions.indexOf(B), B);
+            assertEquals(B, ref.entity());
+            assertEquals(positions.indexOf(B), ref.index());
+            assertEquals(3f, ref.x());
+            ref.y(40f);
+            assertEquals(new Position(3f, 40f), positions.get(B));
+            assertMessageContains("index 2 ", assertThrows(IndexOutOfBoundsException.class, () -> ref.moveTo(2, B)));
+
+            positions.erase(A); // B fills A's slot
+            assertMessageContains(Entity.toString(B), assertThrows(IllegalStateException.class, ref::x));
+            assertTrue(ref.moveToEntity(B, 1), "a wrong hint costs a lookup");
+            assertEquals(0, ref.index());
+            assertEquals(3f, ref.x());
         }
     }
 
@@ -375,7 +405,7 @@ final class GeneratedStorageTest
     {
         final PositionStorage positions = PositionStorage.create();
         positions.emplace(A, 1f, 2f);
-        final PositionStorage.Ref ref = positions.ref().moveTo(0);
+        final PositionStorage.Ref ref = new PositionStorage.Ref(positions).moveTo(0);
         positions.close();
 
         assertEquals(0, positions.offHeapBytes());
@@ -445,8 +475,12 @@ final class GeneratedStorageTest
             order.insert(A);
             order.insert(C);
 
+            // Walks go front to back: order's walk is A, C, so the common members come first in that order.
+            assertEquals(List.of(A, C), iteration(order));
             positions.sortAs(order);
-            assertEquals(List.of(C, A, B), iteration(positions));
+            assertEquals(List.of(A, C, B), iteration(positions));
+            assertEquals(A, positions.entityAt(0));
+            assertEquals(C, positions.entityAt(1));
             assertEquals(new Position(3f, 3f), positions.get(C));
         }
     }
@@ -519,7 +553,7 @@ final class GeneratedStorageTest
         assertEquals(Position.class, PositionStorage.TYPE.recordClass());
         assertEquals(DeletionPolicy.SWAP_AND_POP, PositionStorage.TYPE.policy());
         assertEquals(DeletionPolicy.IN_PLACE, Tags_InPlaceStorage.TYPE.policy());
-        try (PositionStorage positions = PositionStorage.TYPE.newStorage(null, null, new Clock()))
+        try (PositionStorage positions = PositionStorage.TYPE.newStorage(null, null, null, new Clock()))
         {
             assertSame(PositionStorage.TYPE, positions.type());
             assertEquals("Position storage", positions.name());

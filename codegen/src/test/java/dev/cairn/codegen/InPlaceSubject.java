@@ -16,7 +16,7 @@ final class InPlaceSubject implements StorageSubject
     InPlaceSubject(final Everything_InPlaceStorage storage)
     {
         this.storage = storage;
-        this.ref = storage.ref();
+        this.ref = new Everything_InPlaceStorage.Ref(storage);
     }
 
     static InPlace record(final Row r)
@@ -38,16 +38,16 @@ final class InPlaceSubject implements StorageSubject
     }
 
     @Override
-    public int emplace(final long entity, final Row r)
+    public void emplace(final long entity, final Row r)
     {
-        return storage.emplace(entity, r.flag(), r.b(), r.s(), r.c(), r.i(), r.l(), r.f(), r.d(), r.colour(),
+        storage.emplace(entity, r.flag(), r.b(), r.s(), r.c(), r.i(), r.l(), r.f(), r.d(), r.colour(),
             r.wide(), r.transform().pos().x(), r.transform().pos().y(), r.transform().angle());
     }
 
     @Override
-    public int add(final long entity, final Row r)
+    public void add(final long entity, final Row r)
     {
-        return storage.add(entity, record(r));
+        storage.add(entity, record(r));
     }
 
     @Override

@@ -92,9 +92,11 @@ final class ModelRun implements AutoCloseable
                 }
                 else
                 {
-                    final int index = insert(op);
-                    check(storage.entityAt(index) == e, "the index returned by " + op.kind() + " holds " +
-                        Entity.toString(storage.entityAt(index)));
+                    insert(op);
+                    final int index = storage.indexOf(e);
+                    check(index >= 0 && storage.entityAt(index) == e, op.kind() + " left " + Entity.toString(e) +
+                        " at index " + index + ", which holds " + (index < 0 ? "nothing" :
+                        Entity.toString(storage.entityAt(index))));
                     model.put(e, subject.hasColumns() ? op.row() : StorageSubject.TAG_ROW);
                 }
                 break;
@@ -193,10 +195,16 @@ final class ModelRun implements AutoCloseable
         }
     }
 
-    private int insert(final Op op)
+    private void insert(final Op op)
     {
-        return op.kind() == Op.Kind.EMPLACE ? subject.emplace(op.entity(), op.row()) :
+        if (op.kind() == Op.Kind.EMPLACE)
+        {
+            subject.emplace(op.entity(), op.row());
+        }
+        else
+        {
             subject.add(op.entity(), op.row());
+        }
     }
 
     private void writeByEntity(final Op op)
@@ -360,7 +368,9 @@ final class ModelRun implements AutoCloseable
 
     private void expectOnNoEntity(final int index, final Runnable action)
     {
-        expect(IllegalStateException.class, "at index " + index + " is on no entity", action);
+        // The message says the Ref is on no entity and what to do; it no longer names the index it was moved to.
+        expect(IllegalStateException.class, "is on no entity", action);
+        expect(IllegalStateException.class, "move it to a member", action);
     }
 
     private static void expect(final Class<? extends Throwable> type, final String mention, final Runnable action)

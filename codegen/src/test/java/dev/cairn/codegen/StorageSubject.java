@@ -27,9 +27,9 @@ interface StorageSubject
     /** The row a tag reads back as. */
     Row TAG_ROW = Row.random(new java.util.SplittableRandom(0));
 
-    int emplace(long entity, Row row);
+    void emplace(long entity, Row row);
 
-    int add(long entity, Row row);
+    void add(long entity, Row row);
 
     void patch(long entity, Row row);
 

@@ -4,8 +4,8 @@ import dev.cairn.set.IndexComparator;
 import dev.cairn.storage.ComponentStorage;
 
 import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 import java.util.function.LongFunction;
-import java.util.function.LongToIntFunction;
 
 /**
  * Drives a tag storage: the typed {@code emplace(long)}, {@code add} and {@code get}; every member reads back as
@@ -16,13 +16,13 @@ import java.util.function.LongToIntFunction;
 final class TagSubject<R extends Record> implements StorageSubject
 {
     private final ComponentStorage<R> storage;
-    private final LongToIntFunction emplace;
+    private final LongConsumer emplace;
     private final R instance;
     private final LongFunction<R> get;
     private final IntFunction<R> getAt;
     private R shared;
 
-    TagSubject(final ComponentStorage<R> storage, final LongToIntFunction emplace, final R instance)
+    TagSubject(final ComponentStorage<R> storage, final LongConsumer emplace, final R instance)
     {
         this.storage = storage;
         this.emplace = emplace;
@@ -44,15 +44,15 @@ final class TagSubject<R extends Record> implements StorageSubject
     }
 
     @Override
-    public int emplace(final long entity, final Row row)
+    public void emplace(final long entity, final Row row)
     {
-        return emplace.applyAsInt(entity);
+        emplace.accept(entity);
     }
 
     @Override
-    public int add(final long entity, final Row row)
+    public void add(final long entity, final Row row)
     {
-        return storage.add(entity, instance);
+        storage.add(entity, instance);
     }
 
     @Override

@@ -9,14 +9,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A {@code Ref} stays on the entity it was positioned on: once that entity leaves its slot (removed, or moved by a
  * swap, sort or compaction) every access through the {@code Ref} throws instead of reading or writing the entity that
- * took the slot; changes that leave the entity where it is do not disturb it. One storage per deletion policy:
- * {@code Pos} (swap-and-pop), {@code Vel} (in-place), {@code Hp} (swap-only).
+ * took the slot; changes that leave the entity where it is do not disturb it. Inside a walk nothing leaves its slot:
+ * removals and destroys wait for the walk's end, so the {@code Ref}s stay on their entities until then. One storage
+ * per deletion policy: {@code Pos} (swap-and-pop), {@code Vel} (in-place), {@code Hp} (swap-only).
  */
 final class RefStalenessTest
 {
@@ -40,7 +42,7 @@ final class RefStalenessTest
         positions.emplace(a, 1f, 1f);
         positions.emplace(b, 2f, 2f);
         positions.emplace(c, 3f, 3f);
-        final ViewFixtures_PosStorage.Ref ref = positions.ref().moveTo(positions.indexOf(a));
+        final ViewFixtures_PosStorage.Ref ref = posRefOn(a);
         assertEquals(a, ref.entity());
 
         positions.erase(a);
@@ -59,7 +61,7 @@ final class RefStalenessTest
         final long b = world.create();
         positions.emplace(a, 1f, 1f);
         positions.emplace(b, 2f, 2f);
-        final ViewFixtures_PosStorage.Ref last = positions.ref().moveTo(positions.indexOf(b));
+        final ViewFixtures_PosStorage.Ref last = posRefOn(b);
         positions.erase(b);
         assertStale(Entity.toString(b), assertThrows(IllegalStateException.class, last::x));
 
@@ -67,7 +69,7 @@ final class RefStalenessTest
         velocities.emplace(b, 2, 2);
         final long c = world.create();
         velocities.emplace(c, 3, 3);
-        final ViewFixtures_VelStorage.Ref onC = velocities.ref().moveTo(velocities.indexOf(c));
+        final ViewFixtures_VelStorage.Ref onC = velRefOn(c);
         velocities.erase(a);
         velocities.compact();
         assertStale(Entity.toString(c), assertThrows(IllegalStateException.class, onC::dx));
@@ -75,25 +77,36 @@ final class RefStalenessTest
     }
 
     @Test
-    void removingTheCurrentEntityOfASingleStorageViewMakesItsRefFailByName()
+    void destroyingTheCurrentEntityOfASingleStorageViewWaitsForTheWalksEndSoItsRefKeepsItsEntity()
     {
+        final List<Long> entities = new ArrayList<>();
         for (int i = 0; i < 4; i++)
         {
-            positions.emplace(world.create(), i, i);
+            final long entity = world.create();
+            positions.emplace(entity, i, i);
+            entities.add(entity);
         }
-        final List<String> messages = new ArrayList<>();
+        final ViewFixtures_PosStorage.Ref outside = posRefOn(entities.get(1));
+        final List<Float> read = new ArrayList<>();
 
         new ViewFixtures_OnePosView(world).forEach((entity, position) ->
         {
             world.destroy(entity);
-            messages.add(assertThrows(IllegalStateException.class, position::x).getMessage());
+            assertTrue(world.valid(entity), "the destroy waits for the walk's end");
+            assertTrue(positions.contains(entity));
+            position.x(position.x() + 10f);
+            read.add(position.x());
+            assertEquals(entities.get(1), outside.entity());
+            outside.y();
         });
 
-        assertEquals(4, messages.size());
-        for (final String message : messages)
+        assertEquals(List.of(10f, 11f, 12f, 13f), read, "each Ref read and wrote its own entity");
+        for (final long entity : entities)
         {
-            assertTrue(message.contains("no longer at that index"), message);
+            assertFalse(world.valid(entity), Entity.toString(entity) + " was destroyed when the walk returned");
         }
+        assertEquals(0, positions.size());
+        assertStale(Entity.toString(entities.get(1)), assertThrows(IllegalStateException.class, outside::x));
     }
 
     @Test
@@ -105,7 +118,7 @@ final class RefStalenessTest
         positions.emplace(a, 1f, 1f);
         positions.emplace(b, 2f, 2f);
         positions.emplace(c, 3f, 3f);
-        final ViewFixtures_PosStorage.Ref ref = positions.ref().moveTo(positions.indexOf(b));
+        final ViewFixtures_PosStorage.Ref ref = posRefOn(b);
 
         positions.erase(c);
         ref.x(20f);
@@ -124,7 +137,7 @@ final class RefStalenessTest
         final long b = world.create();
         positions.emplace(a, 2f, 0f);
         positions.emplace(b, 1f, 0f);
-        final ViewFixtures_PosStorage.Ref ref = positions.ref().moveTo(positions.indexOf(a));
+        final ViewFixtures_PosStorage.Ref ref = posRefOn(a);
 
         positions.swapElements(a, b);
         assertStale(Entity.toString(a), assertThrows(IllegalStateException.class, ref::x));
@@ -144,16 +157,17 @@ final class RefStalenessTest
         final long b = world.create();
         velocities.emplace(a, 1, 1);
         velocities.emplace(b, 2, 2);
-        final ViewFixtures_VelStorage.Ref ref = velocities.ref().moveTo(velocities.indexOf(a));
+        final ViewFixtures_VelStorage.Ref ref = velRefOn(a);
 
         velocities.erase(a);
         assertThrows(IllegalStateException.class, ref::dx);
         final long reuser = world.create();
-        assertEquals(ref.index(), velocities.emplace(reuser, 7, 7), "the next insert reuses a's slot");
+        velocities.emplace(reuser, 7, 7);
+        assertEquals(ref.index(), velocities.indexOf(reuser), "the next insert reuses a's slot");
 
         assertStale(Entity.toString(a), assertThrows(IllegalStateException.class, () -> ref.dx(99)));
         assertEquals(7, velocities.dx(reuser));
-        assertTrue(velocities.ref().moveTo(velocities.indexOf(reuser)).dx() == 7);
+        assertTrue(velRefOn(reuser).dx() == 7);
     }
 
     @Test
@@ -166,7 +180,7 @@ final class RefStalenessTest
         final int hole = velocities.indexOf(a);
         velocities.erase(a);
 
-        final ViewFixtures_VelStorage.Ref ref = velocities.ref().moveTo(hole);
+        final ViewFixtures_VelStorage.Ref ref = new ViewFixtures_VelStorage.Ref(velocities).moveTo(hole);
 
         assertEquals(Entity.NULL, ref.entity());
         final IllegalStateException thrown = assertThrows(IllegalStateException.class, ref::dx);
@@ -182,7 +196,7 @@ final class RefStalenessTest
         final long b = world.create();
         hps.emplace(a, 10, true);
         hps.emplace(b, 20, true);
-        final ViewFixtures_HpStorage.Ref ref = hps.ref().moveTo(hps.indexOf(a));
+        final ViewFixtures_HpStorage.Ref ref = new ViewFixtures_HpStorage.Ref(hps).moveTo(hps.indexOf(a));
 
         hps.erase(a);
 
@@ -193,7 +207,7 @@ final class RefStalenessTest
     }
 
     @Test
-    void inAViewTheRefsOfARemovedEntityFailWhileTheIterationGoesOn()
+    void inAViewTheRefsOfADestroyedEntityKeepWorkingUntilTheWalkEnds()
     {
         final List<Long> entities = new ArrayList<>();
         for (int i = 0; i < 6; i++)
@@ -205,7 +219,6 @@ final class RefStalenessTest
         }
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
         final List<Long> visited = new ArrayList<>();
-        final int[] refused = new int[1];
 
         view.forEach((entity, position, velocity) ->
         {
@@ -213,14 +226,8 @@ final class RefStalenessTest
             if (Entity.index(entity) % 2 == 0)
             {
                 world.destroy(entity);
-                try
-                {
-                    position.x(-1f);
-                }
-                catch (final IllegalStateException expected)
-                {
-                    refused[0]++;
-                }
+                position.x(-1f);
+                assertEquals(-1f, position.x(), "written into the entity, which goes at the walk's end");
             }
             else
             {
@@ -228,19 +235,24 @@ final class RefStalenessTest
             }
         });
 
-        assertEquals(6, visited.size());
-        assertEquals(3, refused[0]);
+        assertEquals(entities, visited);
         for (final long entity : entities)
         {
             if (Entity.index(entity) % 2 != 0)
             {
                 assertEquals(2f * Entity.index(entity), positions.x(entity), "only its own update reached it");
             }
+            else
+            {
+                assertFalse(world.valid(entity));
+            }
         }
+        assertEquals(3, positions.size());
+        assertEquals(3, velocities.memberCount());
     }
 
     @Test
-    void anActionMayRemoveAnotherEntitysComponentAndKeepUsingItsOwnRefs()
+    void anActionThatRemovesAnotherEntitysComponentStillVisitsItAndTheRemovalIsMadeAfterTheWalk()
     {
         final long[] entities = new long[8];
         for (int i = 0; i < entities.length; i++)
@@ -255,16 +267,30 @@ final class RefStalenessTest
         {
             if (entity == entities[5])
             {
-                velocities.erase(entities[0]);
+                velocities.erase(entities[0]); // visited already
+                velocities.erase(entities[7]); // still to come
+                assertTrue(velocities.contains(entities[7]), "the removal waits for the walk's end");
             }
             position.x(position.x() + (float)velocity.dx());
         });
 
-        for (int i = 1; i < entities.length; i++)
+        for (int i = 0; i < entities.length; i++)
         {
-            assertEquals(i + 1f, positions.x(entities[i]), "entity " + i);
+            assertEquals(i + 1f, positions.x(entities[i]), "entity " + i + " matched when the walk began");
         }
-        assertEquals(0f, positions.x(entities[0]), "no longer matched when its turn came");
+        assertFalse(velocities.contains(entities[0]));
+        assertFalse(velocities.contains(entities[7]));
+        assertEquals(6, view.count());
+    }
+
+    private ViewFixtures_PosStorage.Ref posRefOn(final long entity)
+    {
+        return new ViewFixtures_PosStorage.Ref(positions).moveTo(positions.indexOf(entity));
+    }
+
+    private ViewFixtures_VelStorage.Ref velRefOn(final long entity)
+    {
+        return new ViewFixtures_VelStorage.Ref(velocities).moveTo(velocities.indexOf(entity));
     }
 
     private static void assertStale(final String entity, final IllegalStateException thrown)

@@ -54,8 +54,8 @@ final class RuntimeViewTest
         final RuntimeView all = world.view(Pos.class, Vel.class);
         final RuntimeView notFrozen = all.without(Frozen.class);
         final RuntimeView neither = notFrozen.without(Marked.class);
-        assertEquals(List.of(marked, frozen, moving), visit(all));
-        assertEquals(List.of(marked, moving), visit(notFrozen));
+        assertEquals(List.of(moving, frozen, marked), visit(all), "front to back");
+        assertEquals(List.of(moving, marked), visit(notFrozen));
         assertEquals(List.of(moving), visit(neither));
         assertEquals(3, all.count());
         assertEquals(2, notFrozen.count());
@@ -126,7 +126,7 @@ final class RuntimeViewTest
     }
 
     @Test
-    void removingTheCurrentEntityDuringForEachVisitsTheRestOnce()
+    void removingOrDestroyingTheCurrentEntityDuringForEachWaitsForTheWalksEndAndEveryEntityIsVisitedOnce()
     {
         final List<Long> created = new ArrayList<>();
         for (int k = 0; k < 50; k++)
@@ -149,10 +149,16 @@ final class RuntimeViewTest
             {
                 world.remove(entity, Hp.class);
             }
+            assertTrue(world.valid(entity) && world.has(entity, Hp.class) && view.contains(entity),
+                "the world answers as it did until the walk returns");
         });
-        assertEquals(50, visited.size());
-        assertTrue(visited.containsAll(created));
+        assertEquals(created, visited, "front to back, each once");
         assertEquals(0, view.count());
+        for (int k = 0; k < created.size(); k++)
+        {
+            assertEquals(k % 2 == 0, world.valid(created.get(k)), "destroyed at the walk's end: " + k);
+        }
+        assertEquals(25, world.storage(Pos.class).size());
     }
 
     @Test
@@ -237,7 +243,7 @@ final class RuntimeViewTest
                 }
                 else
                 {
-                    matching.add(0, entity);
+                    matching.add(entity);
                 }
             }
             final RuntimeView view =
@@ -247,14 +253,15 @@ final class RuntimeViewTest
             {
                 visited.add(entity);
                 final IllegalStateException setRefused = assertThrows(IllegalStateException.class, standalone::close);
-                assertTrue(setRefused.getMessage().contains("iterat"), setRefused.getMessage());
-                assertThrows(IllegalStateException.class, other::close);
+                assertTrue(setRefused.getMessage().contains("RuntimeView.forEach"), setRefused.getMessage());
+                final IllegalStateException worldRefused = assertThrows(IllegalStateException.class, other::close);
+                assertTrue(worldRefused.getMessage().contains("RuntimeView.forEach"), worldRefused.getMessage());
             });
             assertEquals(matching, visited, "the excluded set stayed open and excluded what it holds");
             assertFalse(other.isClosed());
             assertFalse(standalone.isClosed());
-            assertFalse(standalone.isIterating(), "every announcement was ended");
-            assertFalse(other.storage(Frozen.class).isIterating());
+            assertEquals(null, world.heldBy(), "every walk was ended");
+            assertEquals(null, other.heldBy());
         }
     }
 
@@ -268,7 +275,7 @@ final class RuntimeViewTest
         standalone.close();
         assertThrows(IllegalStateException.class, () -> view.forEach(e -> { }));
         assertThrows(IllegalStateException.class, view::count);
-        assertFalse(world.storage(Pos.class).isIterating());
+        assertEquals(null, world.heldBy(), "no walk was left begun");
     }
 
     @Test

@@ -37,7 +37,7 @@ final class ViewBehaviourTest
     }
 
     @Test
-    void iterationLeadsWithTheSmallestStorageWalkingItBackToFront()
+    void iterationLeadsWithTheSmallestStorageWalkingItFrontToBack()
     {
         final long[] entities = create(10);
         for (final long entity : entities)
@@ -49,8 +49,8 @@ final class ViewBehaviourTest
         velocities.emplace(entities[5], 0, 0);
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
 
-        assertEquals(List.of(entities[5], entities[2], entities[7]), forEachOrder(view), "velocities lead");
-        assertEquals(List.of(entities[5], entities[2], entities[7]), cursorOrder(view), "velocities lead");
+        assertEquals(List.of(entities[7], entities[2], entities[5]), forEachOrder(view), "velocities lead");
+        assertEquals(List.of(entities[7], entities[2], entities[5]), cursorOrder(view), "velocities lead");
 
         for (final long entity : entities)
         {
@@ -63,30 +63,32 @@ final class ViewBehaviourTest
         {
             positions.erase(entities[k]);
         }
-        // Positions now hold entities[9], entities[8] (swap-and-pop kept them at the back) and lead the next run.
+        // Positions now hold only entities[8] and entities[9], and lead the next run.
         final List<Long> expected = new ArrayList<>();
-        for (int i = positions.extent() - 1; i >= 0; i--)
+        for (int i = 0; i < positions.extent(); i++)
         {
             expected.add(positions.entityAt(i));
         }
+        assertEquals(2, expected.size());
         assertEquals(expected, forEachOrder(view), "positions lead once they are smaller");
         assertEquals(expected, cursorOrder(view), "positions lead once they are smaller");
     }
 
     @Test
-    void aSingleComponentViewWalksTheDenseArrayInOrder()
+    void aSingleComponentViewWalksTheDenseArrayFrontToBackSoASortedStorageInTheComparatorsOrder()
     {
         final long[] entities = create(50);
         for (final long entity : entities)
         {
-            positions.emplace(entity, Entity.index(entity), 0f);
+            positions.emplace(entity, -Entity.index(entity), 0f);
         }
         positions.sort(positions.comparingX());
         final List<Long> expected = new ArrayList<>();
-        for (int i = positions.size() - 1; i >= 0; i--)
+        for (int i = 0; i < positions.size(); i++)
         {
             expected.add(positions.entityAt(i));
         }
+        assertEquals(entities[entities.length - 1], expected.get(0), "the comparator's first is at index 0");
         final ViewFixtures_OnePosView view = new ViewFixtures_OnePosView(world);
         assertEquals(expected, onePosOrder(view));
         final List<Float> xs = new ArrayList<>();
@@ -136,9 +138,9 @@ final class ViewBehaviourTest
     }
 
     @Test
-    void removingTheCurrentEntityOrItsComponentsVisitsTheRestOnce()
+    void removingTheCurrentEntityOrItsComponentsWaitsForTheWalksEndAndEveryEntityIsVisitedOnce()
     {
-        movers(100);
+        final long[] entities = movers(100);
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
         final List<Long> visited = new ArrayList<>();
         view.forEach((entity, pos, vel) ->
@@ -156,14 +158,18 @@ final class ViewBehaviourTest
                     velocities.erase(entity);
                     break;
             }
+            assertTrue(view.contains(entity) && world.valid(entity), "nothing changes before the walk returns");
+            assertEquals(100, view.count());
+            pos.x(1f);
         });
-        assertEquals(100, visited.size());
+        assertEquals(entities.length, visited.size());
         assertEquals(100, visited.stream().distinct().count());
         assertEquals(0, view.count());
+        assertEquals(67, world.aliveCount(), "every third was destroyed");
     }
 
     @Test
-    void destroyingAnEntityTheWalkHasStillToReachStopsItInsteadOfVisitingAnotherTwice()
+    void destroyingOtherEntitiesDuringAWalkVisitsEachEntityThatMatchedOnceAndDestroysThemAfterIt()
     {
         final long[] entities = create(10);
         for (final long entity : entities)
@@ -173,36 +179,63 @@ final class ViewBehaviourTest
         final ViewFixtures_OnePosView generated = new ViewFixtures_OnePosView(world);
         final List<Long> visited = new ArrayList<>();
 
-        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
-            generated.forEach((entity, pos) ->
+        generated.forEach((entity, pos) ->
+        {
+            visited.add(entity);
+            if (visited.size() == 2)
             {
-                visited.add(entity);
-                if (visited.size() == 2)
-                {
-                    world.destroy(positions.entityAt(0)); // the last one, visited first, moves to index 0
-                }
-            }));
-        assertTrue(stopped.getMessage().contains("other members moved in it") &&
-            stopped.getMessage().contains("CommandBuffer"), stopped.getMessage());
-        assertEquals(2, visited.size());
+                world.destroy(positions.entityAt(0)); // visited; swap-and-pop would move the last one here
+                world.destroy(positions.entityAt(9)); // still to come
+            }
+        });
+        assertEquals(entities.length, visited.size());
+        assertEquals(10, visited.stream().distinct().count(), "each once: " + visited);
+        assertFalse(world.valid(entities[0]));
+        assertFalse(world.valid(entities[9]));
+        assertEquals(8, positions.memberCount(), "the destroys were made when the walk returned");
 
         visited.clear();
-        final IllegalStateException runtime = assertThrows(IllegalStateException.class, () ->
-            world.view(Pos.class).forEach(entity ->
+        world.view(Pos.class).forEach(entity ->
+        {
+            visited.add(entity);
+            if (visited.size() == 2)
             {
-                visited.add(entity);
-                if (visited.size() == 2)
-                {
-                    world.destroy(positions.entityAt(0));
-                }
-            }));
-        assertTrue(runtime.getMessage().contains("other members moved in it"), runtime.getMessage());
-        assertEquals(visited.size(), visited.stream().distinct().count());
-        assertEquals(8, positions.memberCount(), "the destroys themselves were made");
+                world.destroy(positions.entityAt(0));
+                world.destroy(positions.entityAt(7));
+            }
+        });
+        assertEquals(8, visited.size());
+        assertEquals(8, visited.stream().distinct().count(), "each once: " + visited);
+        assertEquals(6, positions.memberCount(), "the destroys were made when the walk returned");
     }
 
     @Test
-    void entitiesAppendedDuringIterationAreNotVisited()
+    void anActionThatThrowsReachesTheCallerAfterTheChangesItMadeBeforeAreApplied()
+    {
+        final long[] entities = movers(6);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final IllegalStateException failure = new IllegalStateException("the action failed");
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () ->
+            view.forEach((entity, pos, vel) ->
+            {
+                if (entity == entities[3])
+                {
+                    throw failure;
+                }
+                world.destroy(entity);
+            }));
+
+        assertSame(failure, thrown);
+        assertFalse(world.isDeferring(), "the walk ended");
+        for (int k = 0; k < entities.length; k++)
+        {
+            assertEquals(k >= 3, world.valid(entities[k]), "destroyed before the failure: " + k);
+        }
+    }
+
+    @Test
+    void entitiesCreatedAndGivenComponentsDuringAWalkAreNotVisitedAndJoinWhenItReturns()
     {
         final long[] entities = create(10);
         for (final long entity : entities)
@@ -210,25 +243,34 @@ final class ViewBehaviourTest
             positions.emplace(entity, 0f, 0f);
         }
         final ViewFixtures_OnePosView view = new ViewFixtures_OnePosView(world);
+        final List<Long> made = new ArrayList<>();
         final int[] visits = new int[1];
         view.forEach((entity, pos) ->
         {
             visits[0]++;
-            positions.emplace(world.create(), 9f, 9f);
+            final long fresh = world.create();
+            assertTrue(world.valid(fresh), "a create is made at once");
+            positions.emplace(fresh, 9f, 9f);
+            assertFalse(positions.contains(fresh), "its component waits for the walk's end");
+            made.add(fresh);
         });
-        assertEquals(10, visits[0], "swap-and-pop appends at the back, which this iteration has passed");
+        assertEquals(10, visits[0], "the walk visits the entities that matched when it began");
         assertEquals(20, view.count());
+        for (final long fresh : made)
+        {
+            assertEquals(new Pos(9f, 9f), positions.get(fresh));
+        }
     }
 
     @Test
-    void anEntityAddedToAnInPlaceLeadDuringForEachGoesBehindTheWalkNotIntoAHoleAhead()
+    void anEntityAddedToAnInPlaceLeadDuringForEachIsNotVisitedAndTakesTheHoleWhenTheWalkReturns()
     {
         final long[] entities = create(10);
         for (final long entity : entities)
         {
             velocities.emplace(entity, 0, 0);
         }
-        velocities.erase(entities[0]); // tombstone at packed index 0, walked last
+        velocities.erase(entities[0]); // tombstone at packed index 0
         final long newcomer = world.create();
         final long later = world.create();
         final ViewFixtures_VelNotFrozenView view = new ViewFixtures_VelNotFrozenView(world);
@@ -238,12 +280,15 @@ final class ViewBehaviourTest
             visited.add(entity);
             if (visited.size() == 1)
             {
-                assertEquals(10, velocities.emplace(newcomer, 1, 1), "appended, not put into the hole at 0");
+                velocities.emplace(newcomer, 1, 1);
+                assertEquals(-1, velocities.indexOf(newcomer), "recorded for the walk's end");
             }
         });
         assertEquals(9, visited.size());
         assertFalse(visited.contains(newcomer), "an entity that entered the lead meanwhile is not visited");
-        assertEquals(0, velocities.emplace(later, 1, 1), "after the walk the hole is reused");
+        assertEquals(0, velocities.indexOf(newcomer), "added when the walk returned, into the hole at 0");
+        velocities.emplace(later, 1, 1);
+        assertEquals(10, velocities.indexOf(later));
     }
 
     @Test
@@ -260,7 +305,7 @@ final class ViewBehaviourTest
         assertEquals(3, view.count());
         world.add(entities[1], new Frozen());
         world.destroy(entities[2]);
-        assertEquals(List.of(entities[1], entities[0]), forEachOrder(view));
+        assertEquals(List.of(entities[0], entities[1]), forEachOrder(view));
         assertTrue(view.contains(entities[0]));
         assertFalse(view.contains(entities[2]));
         assertFalse(view.contains(Entity.NULL));
@@ -293,49 +338,103 @@ final class ViewBehaviourTest
     }
 
     @Test
-    void theCursorIsReusedAndRestsOnNullOutsideAnIteration()
+    void theCursorIsReusedRestsOnNullOutsideAWalkAndItsWalkLastsUntilNextReturnsFalse()
     {
         final long entity = world.create();
         positions.emplace(entity, 3f, 4f);
         final ViewFixtures_OnePosView view = new ViewFixtures_OnePosView(world);
         final ViewFixtures_OnePosView.Cursor cursor = view.cursor();
         assertSame(cursor, view.cursor());
+        assertTrue(world.isDeferring(), "cursor() begins a walk");
+        assertEquals("ViewFixtures_OnePosView.cursor()", world.heldBy());
         assertEquals(Entity.NULL, cursor.entity());
         assertThrows(IllegalStateException.class, () -> cursor.pos().x(), "not positioned yet");
         assertTrue(cursor.next());
         assertEquals(entity, cursor.entity());
         assertEquals(3f, cursor.pos().x());
+        world.destroy(entity);
+        assertTrue(world.valid(entity), "deferred while the cursor walks");
         assertFalse(cursor.next());
+        assertFalse(world.isDeferring(), "the walk ended with the last next()");
+        assertFalse(world.valid(entity), "and the destroy was made then");
         assertFalse(cursor.next(), "stays at the end");
         assertEquals(Entity.NULL, cursor.entity());
         assertThrows(IllegalStateException.class, () -> cursor.pos().x(), "no longer positioned");
-        assertTrue(view.cursor().next(), "a new iteration starts over");
+        positions.emplace(world.create(), 1f, 1f);
+        try (ViewFixtures_OnePosView.Cursor again = view.cursor())
+        {
+            assertTrue(again.next(), "a new walk starts over");
+        }
+        assertFalse(world.isDeferring(), "closing the cursor ends its walk");
     }
 
     @Test
-    void forEachInsideItsOwnActionIsRefusedAndASecondViewWorks()
+    void aCursorLoopLeftEarlyDefersChangesUntilTheCursorIsClosedOrRestarted()
+    {
+        final long[] entities = movers(5);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        for (final ViewFixtures_PosVelView.Cursor c = view.cursor(); c.next(); )
+        {
+            world.destroy(c.entity());
+            break;
+        }
+        assertTrue(world.valid(entities[0]), "the walk of a cursor left early goes on");
+        final long fresh = world.create();
+        positions.emplace(fresh, 1f, 1f);
+        assertFalse(positions.contains(fresh), "and every change waits for it");
+
+        assertTrue(view.cursor().next(), "a new cursor() ends the previous walk and begins its own");
+        assertFalse(world.valid(entities[0]), "the previous walk's changes were made when it ended");
+        assertTrue(positions.contains(fresh));
+        view.cursor().close();
+        assertFalse(world.isDeferring());
+
+        final long destroyed;
+        try (ViewFixtures_PosVelView.Cursor c = view.cursor())
+        {
+            assertTrue(c.next());
+            destroyed = c.entity();
+            world.destroy(destroyed);
+            assertTrue(world.valid(destroyed));
+        }
+        assertFalse(world.valid(destroyed), "closing the cursor applied the destroy");
+    }
+
+    @Test
+    void forEachInsideItsOwnActionWalksAgainWithRefsOfItsOwn()
     {
         final long[] entities = create(4);
-        for (final long entity : entities)
+        for (int k = 0; k < entities.length; k++)
         {
-            positions.emplace(entity, 0f, 0f);
-            velocities.emplace(entity, 0, 0);
+            positions.emplace(entities[k], k, 0f);
+            velocities.emplace(entities[k], 0, 0);
         }
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
-        final IllegalStateException refused = assertThrows(
-            IllegalStateException.class, () -> view.forEach((e, p, v) -> view.forEach((e2, p2, v2) -> { })));
-        assertTrue(refused.getMessage().contains("second ViewFixtures_PosVelView"), refused.getMessage());
-
-        final ViewFixtures_PosVelView inner = new ViewFixtures_PosVelView(world);
         final int[] pairs = new int[1];
-        view.forEach((e, p, v) -> inner.forEach((e2, p2, v2) -> pairs[0]++));
+        view.forEach((e, p, v) ->
+        {
+            view.forEach((e2, p2, v2) ->
+            {
+                assertTrue(p2 != p, "the inner walk has Refs of its own");
+                p2.y(p2.y() + 1f);
+                pairs[0]++;
+            });
+            assertEquals(e, p.entity(), "the outer Ref stays on its entity");
+            assertEquals(positions.x(e), p.x());
+        });
         assertEquals(16, pairs[0]);
-        view.forEach((e, p, v) -> pairs[0]++);
-        assertEquals(20, pairs[0], "the guard is released after a refused call");
+        for (final long entity : entities)
+        {
+            assertEquals(4f, positions.y(entity));
+        }
+
+        final ViewFixtures_PosVelView second = new ViewFixtures_PosVelView(world);
+        view.forEach((e, p, v) -> second.forEach((e2, p2, v2) -> pairs[0]++));
+        assertEquals(32, pairs[0]);
     }
 
     @Test
-    void closingTheWorldFromAnActionIsRefusedAndAfterCloseEveryCallThrows()
+    void closingTheWorldFromAnActionOrDuringACursorWalkIsRefusedAndAfterCloseEveryCallThrows()
     {
         final long[] entities = create(10);
         for (final long entity : entities)
@@ -344,21 +443,27 @@ final class ViewBehaviourTest
             velocities.emplace(entity, 0, 0);
         }
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
-        final ViewFixtures_PosVelView.Cursor cursor = view.cursor();
-        assertTrue(cursor.next());
         final int[] visits = new int[1];
         view.forEach((entity, pos, vel) ->
         {
             visits[0]++;
             final IllegalStateException refused = assertThrows(IllegalStateException.class, world::close);
-            assertTrue(refused.getMessage().startsWith("World cannot be closed while ViewFixtures.Pos storage is " +
-                "being iterated"), refused.getMessage());
+            assertTrue(refused.getMessage().startsWith("World cannot be closed while ViewFixtures_PosVelView.forEach " +
+                "runs") && refused.getMessage().contains("close it after that returns"), refused.getMessage());
             pos.x(pos.x() + 1f);
         });
         assertEquals(10, visits[0], "the iteration goes on after the refused close");
         assertFalse(world.isClosed());
+
+        final ViewFixtures_PosVelView.Cursor cursor = view.cursor();
+        assertTrue(cursor.next());
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, world::close);
+        assertTrue(refused.getMessage().contains("ViewFixtures_PosVelView.cursor()"), refused.getMessage());
+        assertFalse(world.isClosed());
+        assertEquals(1f, cursor.pos().x(), "the cursor reads on");
+        cursor.close();
+
         world.close();
-        assertThrows(IllegalStateException.class, cursor::next, "a cursor started before close");
         assertThrows(IllegalStateException.class, () -> cursor.pos().x());
         assertThrows(IllegalStateException.class, view::cursor);
         assertThrows(IllegalStateException.class, () -> view.forEach((e, p, v) -> { }));
@@ -366,11 +471,12 @@ final class ViewBehaviourTest
         assertThrows(IllegalStateException.class, () -> view.contains(entities[0]));
         assertEquals(0, view.sizeHint());
         assertFalse(view.isOpen());
+        assertFalse(nextOrRefused(cursor), "an ended cursor reads nothing after close");
         assertThrows(IllegalStateException.class, () -> new ViewFixtures_AllFourView(world), "new view, new storage");
     }
 
     @Test
-    void closingTheWorldInsideACursorLoopEndsItWithIllegalStateException()
+    void closingTheWorldInsideACursorLoopIsRefusedNamingTheCursorUntilTheCursorIsClosed()
     {
         final long[] entities = create(10);
         for (final long entity : entities)
@@ -381,9 +487,15 @@ final class ViewBehaviourTest
         final ViewFixtures_HpMarkedView view = new ViewFixtures_HpMarkedView(world);
         final ViewFixtures_HpMarkedView.Cursor cursor = view.cursor();
         assertTrue(cursor.next());
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, world::close);
+        assertTrue(refused.getMessage().startsWith("World cannot be closed while ViewFixtures_HpMarkedView.cursor() " +
+            "runs"), refused.getMessage());
+        assertEquals(1, cursor.hp().value(), "nothing was freed");
+        assertTrue(cursor.next());
+        cursor.close();
         world.close();
         assertThrows(IllegalStateException.class, () -> cursor.hp().value());
-        assertThrows(IllegalStateException.class, cursor::next);
+        assertFalse(nextOrRefused(cursor));
     }
 
     @Test
@@ -439,9 +551,9 @@ final class ViewBehaviourTest
     }
 
     @Test
-    void aCountInsideAWalkLeavesTheWalksCheckOfManyMovesInOneStepAsItWas()
+    void aCountOrContainsInsideAWalkSeesTheStructureAsItWasWhenTheWalkBegan()
     {
-        movers(200);
+        final long[] entities = movers(200);
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
         final ViewFixtures_PosVelView other = new ViewFixtures_PosVelView(world);
         final int[] visits = {0};
@@ -450,20 +562,48 @@ final class ViewBehaviourTest
         {
             if (++visits[0] == 100)
             {
-                // 140 moves in one step, none across the walk: each removal swaps the last member into the part
-                // walked, each add joins at the end. More than the log keeps one by one, so the walk checks their span.
-                final int at = positions.indexOf(entity);
-                for (int k = 0; k < 70; k++)
+                for (int k = 100; k < 170; k++)
                 {
-                    final long behind = positions.entityAt(at + 1);
-                    positions.remove(behind);
-                    positions.emplace(behind, 2f, 2f);
+                    final long removed = entities[k];
+                    positions.remove(removed);
+                    assertTrue(positions.contains(removed), "the removal waits for the walk's end");
+                    final IllegalArgumentException added = assertThrows(
+                        IllegalArgumentException.class, () -> positions.emplace(removed, 2f, 2f));
+                    assertTrue(added.getMessage().contains("already has Pos"), added.getMessage());
                 }
                 assertEquals(200, other.count());
+                assertTrue(other.contains(entities[150]));
+                assertEquals(200, positions.memberCount());
             }
         });
 
-        assertEquals(200, visits[0], "a count() is no walk of its own: it did not make this one stop");
+        assertEquals(200, visits[0], "the walk visits every entity that matched when it began");
+        assertEquals(130, view.count(), "the removals were made when it returned");
+    }
+
+    /** Calls {@code next()} of a cursor whose world is closed: false, or refused, but never on an entity. */
+    private static boolean nextOrRefused(final ViewFixtures_PosVelView.Cursor cursor)
+    {
+        try
+        {
+            return cursor.next();
+        }
+        catch (final IllegalStateException refused)
+        {
+            return false;
+        }
+    }
+
+    private static boolean nextOrRefused(final ViewFixtures_HpMarkedView.Cursor cursor)
+    {
+        try
+        {
+            return cursor.next();
+        }
+        catch (final IllegalStateException refused)
+        {
+            return false;
+        }
     }
 
     /** Creates {@code count} entities, each with a position at the origin and a velocity of (1, 1). */

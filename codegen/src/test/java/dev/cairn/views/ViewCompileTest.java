@@ -183,7 +183,8 @@ final class ViewCompileTest
         assertTrue(source.contains("void accept(long entity, Components_PStorage.Ref p, Components_QStorage.Ref q, " +
             "Components_RStorage.Ref r);"), source);
         assertTrue(source.contains("public void sort(final IndexComparator comparator)"), source);
-        assertTrue(source.contains("qRef.moveTo(i);"), "owned storages are read at the loop's index");
+        assertTrue(source.contains("pRef.moveTo(i).entity()"), "the first owned storage gives the entity");
+        assertTrue(source.contains("qRef.moveTo(i, entity);"), "the other owned storages are read at the loop's index");
         assertTrue(source.contains("rRef.moveToEntity(entity, i)"), "the others are looked up");
     }
 
@@ -325,6 +326,9 @@ final class ViewCompileTest
             "    @dev.cairn.Component public record EnsureOpen(int d) {}",
             "    @dev.cairn.Component public record LeadStorage(int e) {}",
             "    @dev.cairn.Component public record NextLedByReset(int f) {}",
+            "    @dev.cairn.Component public record Next(int g) {}",
+            "    @dev.cairn.Component public record Close(int h) {}",
+            "    @dev.cairn.Component public record NextLedBy(int i) {}",
             "}");
         final JavaFileObject view = JavaFileObjects.forSourceLines(
             "q.Helpers",
@@ -334,12 +338,28 @@ final class ViewCompileTest
             "@View(with = {Odd.Reset.class, Odd.LeadOrdinal.class, Odd.IndexIn.class, Odd.EnsureOpen.class,",
             "    Odd.LeadStorage.class, Odd.NextLedByReset.class})",
             "interface Helpers {}");
-        final Compilation compilation = javac().withProcessors(new CairnProcessor()).compile(records, view);
+        final JavaFileObject cursorNames = JavaFileObjects.forSourceLines(
+            "q.CursorNames",
+            "package q;",
+            "import dev.cairn.View;",
+            "import k.Odd;",
+            "@View(with = {Odd.Next.class, Odd.Close.class, Odd.NextLedBy.class})",
+            "interface CursorNames {}");
+        final Compilation compilation =
+            javac().withProcessors(new CairnProcessor()).compile(records, view, cursorNames);
         assertThat(compilation).succeededWithoutWarnings();
         final String source = generated(compilation, "q.HelpersView");
         assertTrue(source.contains("public Odd_ResetStorage.Ref resetComponent()"), source);
         assertTrue(source.contains("public Odd_IndexInStorage.Ref indexIn()"), source);
         assertTrue(source.contains("public Odd_NextLedByResetStorage.Ref nextLedByReset()"), source);
+        // The cursor's own members (entity, next, close, reset, nextLedBy) and the view's helpers it calls.
+        assertTrue(source.contains("public Odd_LeadOrdinalStorage.Ref leadOrdinalComponent()"), source);
+        assertTrue(source.contains("public Odd_EnsureOpenStorage.Ref ensureOpenComponent()"), source);
+        assertTrue(source.contains("public Odd_LeadStorageStorage.Ref leadStorageComponent()"), source);
+        final String cursor = generated(compilation, "q.CursorNamesView");
+        assertTrue(cursor.contains("public Odd_NextStorage.Ref nextComponent()"), cursor);
+        assertTrue(cursor.contains("public Odd_CloseStorage.Ref closeComponent()"), cursor);
+        assertTrue(cursor.contains("public Odd_NextLedByStorage.Ref nextLedByComponent()"), cursor);
     }
 
     @Test

@@ -235,11 +235,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_OnePosView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_OnePosView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.pos())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.pos())))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -268,11 +271,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_VelNotFrozenView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_VelNotFrozenView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.vel())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.vel())))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -301,11 +307,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_OnlyMarkedView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_OnlyMarkedView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors()))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors()))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -334,11 +343,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_PosVelView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_PosVelView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.pos(), c.vel())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.pos(), c.vel())))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -367,11 +379,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_HpMarkedView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_HpMarkedView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.hp())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.hp())))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -400,11 +415,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_PosVelHpView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_PosVelHpView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.pos(), c.vel(), c.hp())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.pos(), c.vel(), c.hp())))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -434,11 +452,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_AllFourView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_AllFourView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.pos(), c.vel(), c.hp(), c.kind())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.pos(), c.vel(), c.hp(), c.kind())))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -468,11 +489,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_TagsAndPosView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_TagsAndPosView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.pos())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.pos())))
+                        {
+                            break;
+                        }
                     }
                 }
             }
@@ -502,11 +526,14 @@ abstract class ViewHarness
 
             void cursor(final Visitor visitor)
             {
-                for (ViewFixtures_KindSleepingNoVelHpView.Cursor c = view.cursor(); c.next(); )
+                try (ViewFixtures_KindSleepingNoVelHpView.Cursor c = view.cursor())
                 {
-                    if (!visitor.visit(c.entity(), accessors(c.kind())))
+                    while (c.next())
                     {
-                        break;
+                        if (!visitor.visit(c.entity(), accessors(c.kind())))
+                        {
+                            break;
+                        }
                     }
                 }
             }

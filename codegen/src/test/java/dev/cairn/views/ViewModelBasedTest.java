@@ -28,12 +28,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 /**
  * Random worlds, random changes between and during iterations, every generated view of {@link ViewFixtures} and the
  * equivalent runtime views, both iteration forms: each iteration is checked against a brute-force model that filters
- * the live entities by membership.
+ * the live entities by membership and, as the rule of change says (docs/views.md), applies the structural changes
+ * made during a walk when the walk ends, in the order made.
  * <p>
- * Per iteration: every visited entity matches at the moment it is visited, with the field values the model holds;
- * nothing is visited twice; every entity that matched when the iteration started and was not changed during it is
- * visited. After it: values written through the view's accessors are in the storages, {@code count()} and
- * {@code contains()} agree with the model.
+ * Per iteration: the walk visits exactly the entities that matched when it began, each once (a cursor loop left early
+ * a prefix of them), with the field values the model holds; while it runs, destroys, adds, removes and clears leave
+ * {@code count()}, {@code contains()} and {@code valid()} answering as before, creates are made at once, field writes
+ * are seen at once, and reordering is refused naming the walk. After it: the recorded changes are in the storages
+ * (an add to an entity that has the component by then overwrites it, a change to an entity no longer alive is
+ * dropped), values written through the view's accessors are there too, {@code count()} and {@code contains()} agree
+ * with the model.
  * <p>
  * Seeds 1..{@code cairn.view.seeds} (default 200) run by default; {@code -Dcairn.view.seed=N} runs just seed N. A
  * failure names its seed, step, view and form, and lists the operations that led to it.
@@ -47,7 +51,7 @@ final class ViewModelBasedTest
 
     private enum Mode
     {
-        READ, WRITE, REMOVE_CURRENT, ADD_AND_CREATE, MIXED
+        READ, WRITE, REMOVE_CURRENT, REMOVE_ANY, ADD_AND_CREATE, MIXED
     }
 
     @Test
@@ -80,6 +84,9 @@ final class ViewModelBasedTest
         private final Map<Long, Map<Class<?>, Record>> model = new LinkedHashMap<>();
         private final List<Long> dead = new ArrayList<>();
         private final Deque<String> log = new ArrayDeque<>();
+        /** The model's side of the changes recorded during the walk under way, applied in order when it ends. */
+        private final List<Runnable> recorded = new ArrayList<>();
+        private boolean walking;
         private int step;
         private String context = "setup";
 
@@ -133,8 +140,6 @@ final class ViewModelBasedTest
         {
             final Set<Long> atStart = matching(view);
             final Set<Long> visited = new HashSet<>();
-            final Set<Long> touched = new HashSet<>();
-            final Set<Long> lostComponents = new HashSet<>();
             final boolean[] stoppedEarly = new boolean[1];
             final ViewHarness.Visitor visitor = (entity, accessors) ->
             {
@@ -142,10 +147,11 @@ final class ViewModelBasedTest
                 {
                     throw new AssertionError("visited " + name(entity) + " twice");
                 }
-                if (!matches(view, entity))
+                if (!atStart.contains(entity))
                 {
                     throw new AssertionError(
-                        "visited " + name(entity) + " which does not match now; it has " + describe(entity));
+                        "visited " + name(entity) + ", which did not match when the walk began; it has " +
+                        describe(entity));
                 }
                 checkAccessors(view, entity, accessors);
                 if (mode != Mode.READ && random.nextInt(3) == 0)
@@ -158,42 +164,46 @@ final class ViewModelBasedTest
                         log("  write " + value + " to " + name(entity) + " through the view");
                     }
                 }
-                if ((mode == Mode.REMOVE_CURRENT || mode == Mode.MIXED) && random.nextInt(4) == 0)
+                if ((mode == Mode.REMOVE_CURRENT || mode == Mode.REMOVE_ANY || mode == Mode.MIXED) &&
+                    random.nextInt(4) == 0)
                 {
-                    touched.add(entity);
-                    lostComponents.add(entity);
-                    if (random.nextInt(3) == 0)
+                    removeSomething(entity);
+                }
+                if ((mode == Mode.REMOVE_ANY || mode == Mode.MIXED) && random.nextInt(4) == 0)
+                {
+                    final long other = randomAlive();
+                    if (other != -1L)
                     {
-                        destroy(entity);
-                    }
-                    else
-                    {
-                        final List<Class<?>> present = new ArrayList<>(model.get(entity).keySet());
-                        if (!present.isEmpty())
-                        {
-                            remove(entity, present.get(random.nextInt(present.size())));
-                        }
+                        removeSomething(other);
                     }
                 }
                 if ((mode == Mode.ADD_AND_CREATE || mode == Mode.MIXED) && random.nextInt(3) == 0)
                 {
                     if (random.nextBoolean() && model.size() < MAX_ALIVE * 2)
                     {
-                        touched.add(create(0.6));
+                        create(0.6);
                     }
                     else
                     {
                         final long target = randomAlive();
-                        if (target != -1L && !lostComponents.contains(target))
+                        if (target != -1L)
                         {
                             final Class<? extends Record> recordClass = randomComponent();
                             if (!model.get(target).containsKey(recordClass))
                             {
-                                touched.add(target);
                                 add(target, recordClass);
                             }
                         }
                     }
+                }
+                if (mode == Mode.MIXED)
+                {
+                    duringWalkOnly(view);
+                }
+                if (random.nextInt(20) == 0 && view.count() != atStart.size())
+                {
+                    throw new AssertionError("count() is " + view.count() + " during the walk; " + atStart.size() +
+                        " matched when it began");
                 }
                 if (cursor && random.nextInt(200) == 0)
                 {
@@ -202,28 +212,104 @@ final class ViewModelBasedTest
                 }
                 return true;
             };
-            if (cursor)
+            walking = true;
+            try
             {
-                view.cursor(visitor);
+                if (cursor)
+                {
+                    view.cursor(visitor);
+                }
+                else
+                {
+                    view.forEach(visitor);
+                }
+            }
+            finally
+            {
+                walking = false;
+                applyRecorded();
+            }
+            if (!stoppedEarly[0] && visited.size() != atStart.size())
+            {
+                final Set<Long> missed = new LinkedHashSet<>(atStart);
+                missed.removeAll(visited);
+                throw new AssertionError("missed " + missed.size() + " of the " + atStart.size() + " entities " +
+                    "that matched when the walk began, first " + name(missed.iterator().next()));
+            }
+        }
+
+        /** Destroys an entity or removes one of its components; during a walk it is recorded. */
+        private void removeSomething(final long entity)
+        {
+            if (random.nextInt(3) == 0)
+            {
+                destroy(entity);
             }
             else
             {
-                view.forEach(visitor);
-            }
-            if (!stoppedEarly[0])
-            {
-                for (final long entity : atStart)
+                final List<Class<?>> present = new ArrayList<>(model.get(entity).keySet());
+                if (!present.isEmpty())
                 {
-                    if (!touched.contains(entity) && !visited.contains(entity))
-                    {
-                        throw new AssertionError(
-                            "missed " + name(entity) + ", which matched throughout; visited " + visited.size() +
-                            " of " + atStart.size());
-                    }
+                    remove(entity, present.get(random.nextInt(present.size())));
                 }
             }
         }
 
+        /** What only a walk's action does: a refused reorder, a storage's clear, a patch of another entity. */
+        private void duringWalkOnly(final ViewHarness view)
+        {
+            final int choice = random.nextInt(100);
+            if (choice < 3)
+            {
+                final Class<? extends Record> recordClass = randomComponent();
+                final IllegalStateException refused = assertThrows(IllegalStateException.class, choice == 0 ?
+                    () -> world.storage(recordClass).compact() :
+                    () -> world.storage(recordClass).sortAs(world.storage(randomComponent())));
+                if (!refused.getMessage().contains(" runs: the structure holds still"))
+                {
+                    throw new AssertionError("a reorder during the walk of " + view + " was refused with: " +
+                        refused.getMessage());
+                }
+                log("  reorder " + recordClass.getSimpleName() + ", refused");
+            }
+            else if (choice < 4)
+            {
+                final Class<? extends Record> recordClass = randomComponent();
+                final int members = world.storage(recordClass).memberCount();
+                world.storage(recordClass).clear();
+                if (world.storage(recordClass).memberCount() != members)
+                {
+                    throw new AssertionError("clear() of " + recordClass.getSimpleName() + " was made during the walk");
+                }
+                recorded.add(() ->
+                {
+                    for (final Map<Class<?>, Record> components : model.values())
+                    {
+                        components.remove(recordClass);
+                    }
+                });
+                log("  clear " + recordClass.getSimpleName() + " (recorded)");
+            }
+            else if (choice < 14)
+            {
+                final long entity = randomAlive();
+                final Class<? extends Record> recordClass = randomComponent();
+                if (entity != -1L && model.get(entity).containsKey(recordClass))
+                {
+                    patch(entity, recordClass);
+                }
+            }
+        }
+
+        /** Applies the model's side of the changes recorded during the walk, in order, by the rules of the world. */
+        private void applyRecorded()
+        {
+            for (final Runnable change : recorded)
+            {
+                change.run();
+            }
+            recorded.clear();
+        }
         private void checkAccessors(
             final ViewHarness view, final long entity, final Map<Class<?>, ViewHarness.Accessor> accessors)
         {
@@ -303,44 +389,25 @@ final class ViewModelBasedTest
         {
             final int stopAfter = random.nextInt(Math.max(1, matching(view).size()) + 1);
             final int[] visits = new int[1];
-            // A runtime view's "cursor" is its forEach.
-            final boolean external = cursor && !view.isRuntime();
             final ViewHarness.Visitor visitor = (entity, accessors) ->
             {
                 if (visits[0]++ == stopAfter)
                 {
-                    if (external)
+                    // forEach and cursor loops alike hold the world: the close is refused and frees nothing.
+                    final IllegalStateException refused =
+                        assertThrows(IllegalStateException.class, world::close, "close inside a walk is refused");
+                    assertTrue(refused.getMessage().startsWith("World cannot be closed while") &&
+                        refused.getMessage().contains("close it after that returns"), refused.getMessage());
+                    for (final ViewHarness.Accessor accessor : accessors.values())
                     {
-                        // A cursor cannot announce its iteration, so the close goes through and the cursor fails.
-                        world.close();
-                        for (final ViewHarness.Accessor accessor : accessors.values())
-                        {
-                            assertThrows(IllegalStateException.class, accessor::get, "read after close");
-                        }
-                    }
-                    else
-                    {
-                        final IllegalStateException refused =
-                            assertThrows(IllegalStateException.class, world::close, "close inside forEach is refused");
-                        assertTrue(refused.getMessage().contains("cannot be closed while"), refused.getMessage());
-                        for (final ViewHarness.Accessor accessor : accessors.values())
-                        {
-                            accessor.get();
-                        }
+                        accessor.get();
                     }
                 }
                 return true;
             };
-            if (external && matching(view).size() > stopAfter)
-            {
-                assertThrows(IllegalStateException.class, () -> run(view, true, visitor), "iteration closed midway");
-            }
-            else
-            {
-                run(view, cursor, visitor);
-                assertFalse(world.isClosed(), "a refused close changes nothing");
-                world.close();
-            }
+            run(view, cursor, visitor);
+            assertFalse(world.isClosed(), "a refused close changes nothing");
+            world.close();
             assertThrows(IllegalStateException.class, () -> run(view, cursor, visitor), "iteration after close");
             assertThrows(IllegalStateException.class, view::count, "count after close");
         }
@@ -399,10 +466,7 @@ final class ViewModelBasedTest
                 final Class<? extends Record> recordClass = randomComponent();
                 if (entity != -1L && model.get(entity).containsKey(recordClass))
                 {
-                    final Record value = ViewHarness.randomValue(recordClass, random);
-                    world.storage(recordClass).patch(entity, cast(value));
-                    model.get(entity).put(recordClass, value);
-                    log("patch " + name(entity) + " " + value);
+                    patch(entity, recordClass);
                 }
             }
             else if (choice < 97)
@@ -445,6 +509,22 @@ final class ViewModelBasedTest
         private void destroy(final long entity)
         {
             world.destroy(entity);
+            if (walking)
+            {
+                if (!world.valid(entity))
+                {
+                    throw new AssertionError("destroy(" + name(entity) + ") was made during the walk");
+                }
+                recorded.add(() ->
+                {
+                    if (model.remove(entity) != null)
+                    {
+                        dead.add(entity);
+                    }
+                });
+                log("  destroy " + name(entity) + " (recorded)");
+                return;
+            }
             model.remove(entity);
             dead.add(entity);
             log("destroy " + name(entity));
@@ -454,6 +534,24 @@ final class ViewModelBasedTest
         {
             final Record value = ViewHarness.randomValue(recordClass, random);
             world.add(entity, value);
+            if (walking)
+            {
+                if (world.storage(recordClass).contains(entity))
+                {
+                    throw new AssertionError(
+                        "an add of " + value + " to " + name(entity) + " was made during the walk");
+                }
+                recorded.add(() ->
+                {
+                    final Map<Class<?>, Record> components = model.get(entity);
+                    if (components != null)
+                    {
+                        components.put(recordClass, value);
+                    }
+                });
+                log("  add " + value + " to " + name(entity) + " (recorded)");
+                return;
+            }
             model.get(entity).put(recordClass, value);
             log("add " + value + " to " + name(entity));
         }
@@ -467,8 +565,34 @@ final class ViewModelBasedTest
                 throw new AssertionError(
                     "remove " + recordClass.getSimpleName() + " from " + name(entity) + " found none");
             }
+            if (walking)
+            {
+                if (!world.has(entity, component))
+                {
+                    throw new AssertionError("a remove of " + recordClass.getSimpleName() + " from " + name(entity) +
+                        " was made during the walk");
+                }
+                recorded.add(() ->
+                {
+                    final Map<Class<?>, Record> components = model.get(entity);
+                    if (components != null)
+                    {
+                        components.remove(recordClass);
+                    }
+                });
+                log("  remove " + recordClass.getSimpleName() + " from " + name(entity) + " (recorded)");
+                return;
+            }
             model.get(entity).remove(recordClass);
             log("remove " + recordClass.getSimpleName() + " from " + name(entity));
+        }
+
+        private void patch(final long entity, final Class<? extends Record> recordClass)
+        {
+            final Record value = ViewHarness.randomValue(recordClass, random);
+            world.storage(recordClass).patch(entity, cast(value));
+            model.get(entity).put(recordClass, value);
+            log((walking ? "  patch " : "patch ") + name(entity) + " " + value);
         }
 
         private long randomAlive()
