@@ -252,6 +252,10 @@ final class ViewSource
             out.close();
             return;
         }
+        // A walk, short as it is: a close from another thread is refused while the loop reads the memory.
+        out.line("final int walk = walks.beginWalk(\"" + viewName + ".count\");");
+        out.line("try");
+        out.open();
         out.line("final SparseSet lead = " + LEAD_STORAGE + "();");
         out.line("int count = 0;");
         out.line("for (int i = 0; i < lead.extent(); i++)");
@@ -264,6 +268,11 @@ final class ViewSource
         out.line("count++;");
         out.close();
         out.line("return count;");
+        out.close();
+        out.line("finally");
+        out.open();
+        out.line("walks.end(walk);");
+        out.close();
         out.close();
     }
 

@@ -209,6 +209,8 @@ final class WalkSource
                 out.line("final " + component.refType() + " " + ref(component) + " = new " + component.refType() + "(" +
                     storage(component) + ");");
             }
+            out.line("try");
+            out.open();
             out.line("for (int i = from; i < to; i++)");
             out.open();
             lead.step(out);
@@ -219,6 +221,15 @@ final class WalkSource
                 arguments.add(ref(component));
             }
             out.list("action.accept(", arguments, ");");
+            out.close();
+            out.close();
+            out.line("finally");
+            out.open();
+            // A Ref the action kept is on no entity once the walk is over, as the Ref's message says.
+            for (final ViewComponent component : passed)
+            {
+                out.line(ref(component) + ".moveTo(-1);");
+            }
             out.close();
             out.close();
         }

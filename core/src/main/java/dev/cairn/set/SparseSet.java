@@ -694,7 +694,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void reserve(final int capacity)
     {
-        ensureChangeable("reserve memory for");
+        ensureUndeferred("reserve memory for");
         if (capacity < 0 || capacity > MAX_CAPACITY)
         {
             throw new IllegalArgumentException(
@@ -721,7 +721,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void reserveFor(final long entity, final int members)
     {
-        ensureChangeable("reserve memory for");
+        ensureUndeferred("reserve memory for");
         if (!Entity.isWellFormed(entity))
         {
             throw new IllegalArgumentException(
@@ -759,7 +759,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void shrinkToFit()
     {
-        ensureChangeable("shrink");
+        ensureUndeferred("shrink");
         if (dense.capacity() > size)
         {
             layoutVersion++;
@@ -1048,6 +1048,13 @@ public class SparseSet implements AutoCloseable
         }
     }
 
+    /** Throws unless a change that has no deferred form (it moves memory or order) may be made now. */
+    private void ensureUndeferred(final String change)
+    {
+        ensureOpen();
+        walks.refuseWhileDeferring(change + " " + name, "make the call after the walk or listener returns");
+    }
+
     /**
      * The walks of this set's world (or its own): the mechanism that holds the structure still and defers changes.
      *
@@ -1196,7 +1203,7 @@ public class SparseSet implements AutoCloseable
     public final OrderClaim claimOrder(final String owner)
     {
         Objects.requireNonNull(owner, "owner");
-        ensureChangeable("let " + owner + " own");
+        ensureUndeferred("let " + owner + " own");
         if (claim != null)
         {
             throw new IllegalStateException(

@@ -28,26 +28,19 @@ import java.util.function.LongConsumer;
  * by-entity accessor costs a sparse lookup. Generated views ({@link dev.cairn.View}) pass positioned accessors and are
  * the fast path; both follow the same rules.
  * <p>
- * <b>Iteration.</b> Each iteration leads with the included set that is smallest (by {@link SparseSet#extent()})
- * when it starts, walks it from back to front and checks every other set, first at the same packed index and then
- * through its sparse array. {@link dev.cairn.DeletionPolicy#IN_PLACE} tombstones and
- * {@link dev.cairn.DeletionPolicy#SWAP_ONLY} released entries are never visited.
+ * <b>Walks.</b> Each walk leads with the included set that is smallest (by {@link SparseSet#extent()}) when it
+ * starts, walks it from front to back and checks every other set, first at the same packed index and then through
+ * its sparse array. {@link dev.cairn.DeletionPolicy#IN_PLACE} tombstones and
+ * {@link dev.cairn.DeletionPolicy#SWAP_ONLY} released entries are never visited. {@code forEach},
+ * {@code parallelForEach} and {@code count} are walks of every world and standalone set the view reads, and follow
+ * the rule of every walk (see {@link dev.cairn.View}): the structure holds still, a world's changes made meanwhile
+ * are applied when the walk returns, a standalone set refuses them, and closing any of them, from the action or
+ * another thread, is refused. A view holds no state between walks: keep it and walk it again after any change.
  * <p>
- * <b>Changes while iterating.</b> Removing the entity being visited, destroying it, or removing any of its components
- * is safe: the rest of the iteration visits exactly the remaining matching entities once. Entities that start to
- * match meanwhile (components added, entities created) may or may not be visited, and are never visited twice, unless
- * an entity stops matching and matches again during the same iteration. Removing <em>other</em> entities from the
- * leading set is not supported while iterating (swap-and-pop can move an already visited entity into the unvisited
- * part). Reordering any of the view's sets ({@code sort}, {@code sortAs}, {@code swapElements}, {@code compact}) from
- * the action throws {@link IllegalStateException}. A view holds no state between iterations: keep it and iterate it
- * again after any change.
- * <p>
- * <b>Closing.</b> After the world (or a set) is closed, every method except {@link #included(int)},
- * {@link #excluded(int)} and the counts throws {@link IllegalStateException}. An iteration ({@code forEach},
- * {@code parallelForEach}, {@code count}) announces itself on every set of the view, whichever world it belongs to or
- * none: closing any of them, or their worlds, while it is in progress throws, from the action or another thread, and
- * closes nothing. Not thread-safe, except {@link #parallelForEach(LongConsumer)}, which
- * runs on a pool's threads with the world's structure locked (see {@code docs/threads.md}).
+ * After the world (or a set) is closed, every method except {@link #included(int)}, {@link #excluded(int)} and the
+ * counts throws {@link IllegalStateException}. Not thread-safe, except {@link #parallelForEach(LongConsumer)}, whose
+ * actions run on a pool's threads (see {@code docs/threads.md}); a view whose sets belong to more than one world is
+ * walked with {@code forEach} only.
  */
 public final class RuntimeView
 {
@@ -59,6 +52,8 @@ public final class RuntimeView
     /** The included sets, then the excluded ones: every set an iteration announces itself on. */
     private final SparseSet[] sets;
     private final TickFilter[] filters;
+    /** The walks of the worlds and standalone sets the view reads, each once: a walk of the view begins on all. */
+    private final Walks[] walks;
 
     /** Visits only entities whose tracked component at {@code storage} was added (or changed) after {@code since}. */
     private record TickFilter(ComponentStorage<?> storage, boolean added, int since)
@@ -127,6 +122,21 @@ public final class RuntimeView
         }
         this.sets = Arrays.copyOf(this.included, this.included.length + this.excluded.length);
         System.arraycopy(this.excluded, 0, sets, this.included.length, this.excluded.length);
+        this.walks = distinctWalks(sets);
+    }
+
+    private static Walks[] distinctWalks(final SparseSet[] sets)
+    {
+        final List<Walks> distinct = new java.util.ArrayList<>();
+        for (final SparseSet set : sets)
+        {
+            final Walks walks = Access.walks(set);
+            if (!distinct.contains(walks))
+            {
+                distinct.add(walks);
+            }
+        }
+        return distinct.toArray(new Walks[0]);
     }
 
     /**
@@ -367,11 +377,9 @@ public final class RuntimeView
     {
         java.util.Objects.requireNonNull(action, "action is null: pass what to do with each entity");
         ensureOpen();
-        final SparseSet lead = lead();
-        final Walks walks = Access.walks(lead);
-        final int walk = walks.beginWalk("RuntimeView.forEach");
-        try
+        walk(0, "RuntimeView.forEach", () ->
         {
+            final SparseSet lead = lead();
             final int end = lead.extent();
             for (int i = 0; i < end; i++)
             {
@@ -381,12 +389,18 @@ public final class RuntimeView
                     action.accept(entity);
                 }
             }
-        }
-        catch (final Throwable thrown)
+        });
+    }
+
+    /** Runs {@code body} as a walk of every world and standalone set the view reads, from {@code walks[k]} on. */
+    private void walk(final int k, final String what, final Runnable body)
+    {
+        if (k == walks.length)
         {
-            throw Failures.propagate(walks.end(walk, thrown));
+            body.run();
+            return;
         }
-        walks.end(walk);
+        walks[k].run(walks[k].beginWalk(what), () -> walk(k + 1, what, body));
     }
 
     /**
@@ -401,22 +415,69 @@ public final class RuntimeView
         parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);
     }
 
+    /**
+     * Visits every matching entity once, in chunks of the leading set's range that run on {@code pool}: a parallel
+     * walk of the view's world. The changes the actions make are applied when it returns, in the order
+     * {@link #forEach} would have made them.
+     *
+     * @param pool      where the chunks run; the calling thread waits.
+     * @param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.
+     * @param action    receives each entity's handle, on any of the pool's threads.
+     * @throws IllegalStateException    if a set is closed, a parallel walk of the world runs already, or the view's
+     *                                  sets belong to more than one world.
+     * @throws IllegalArgumentException if {@code chunkSize} is negative.
+     */
     public void parallelForEach(final ForkJoinPool pool, final int chunkSize, final LongConsumer action)
     {
         Chunks.requireValid(pool, chunkSize, action);
         ensureOpen();
-        final SparseSet lead = lead();
-        Access.walks(lead).runParallel("RuntimeView.parallelForEach", pool, lead.extent(), chunkSize, (from, to) ->
+        Walks parallel = null;
+        for (final Walks candidate : walks)
         {
-            for (int i = from; i < to; i++)
+            if (candidate.canDefer())
             {
-                final long entity = lead.entityAt(i);
-                if (entity != Entity.NULL && matches(lead, i, entity))
+                if (parallel != null)
                 {
-                    action.accept(entity);
+                    throw new IllegalStateException("cannot walk " + this + " in parallel: its sets belong to more " +
+                        "than one World, and the changes the pool's threads make to each could not be put in one " +
+                        "order; walk it with forEach, or make the view of one World's storages");
                 }
+                parallel = candidate;
             }
+        }
+        final Walks runner = parallel == null ? walks[0] : parallel;
+        // The other walks (standalone sets, which refuse changes while walked) are held on this thread.
+        walkExcept(0, runner, () ->
+        {
+            final SparseSet lead = lead();
+            runner.runParallel("RuntimeView.parallelForEach", pool, lead.extent(), chunkSize, (from, to) ->
+            {
+                for (int i = from; i < to; i++)
+                {
+                    final long entity = lead.entityAt(i);
+                    if (entity != Entity.NULL && matches(lead, i, entity))
+                    {
+                        action.accept(entity);
+                    }
+                }
+            });
         });
+    }
+
+    private void walkExcept(final int k, final Walks skipped, final Runnable body)
+    {
+        if (k == walks.length)
+        {
+            body.run();
+        }
+        else if (walks[k] == skipped)
+        {
+            walkExcept(k + 1, skipped, body);
+        }
+        else
+        {
+            walks[k].run(walks[k].beginWalk("RuntimeView.parallelForEach"), () -> walkExcept(k + 1, skipped, body));
+        }
     }
 
     /**
@@ -428,18 +489,22 @@ public final class RuntimeView
     public int count()
     {
         ensureOpen();
-        final SparseSet lead = lead();
-        int count = 0;
-        for (int i = 0; i < lead.extent(); i++)
+        final int[] count = new int[1];
+        walk(0, "RuntimeView.count", () ->
         {
-            final long entity = lead.entityAt(i);
-            if (entity != Entity.NULL && matches(lead, i, entity))
+            final SparseSet lead = lead();
+            for (int i = 0; i < lead.extent(); i++)
             {
-                count++;
+                final long entity = lead.entityAt(i);
+                if (entity != Entity.NULL && matches(lead, i, entity))
+                {
+                    count[0]++;
+                }
             }
-        }
-        return count;
+        });
+        return count[0];
     }
+
     @Override
     public String toString()
     {
