@@ -436,7 +436,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
     /**
      * Destroys every entity and empties every storage; memory stays allocated for reuse. The next entities created
      * take the freed indices from the lowest up, as in EnTT, whether or not anything listens. Inside a walk or a
-     * listener the clear is recorded and made when the walk returns.
+     * listener, the entities alive now are destroyed when the walk returns; those created after this call stay.
      *
      * @throws IllegalStateException if the world is closed.
      */
@@ -445,20 +445,16 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
         ensureOpen();
         if (walks.isDeferring())
         {
-            walks.deferred().task(new Runnable()
+            // Made in order: the entities alive now are destroyed when the walk ends, not those created after this;
+            // the highest index first, so that the lowest is created again first, as after a clear made at once.
+            final long[] alive = new long[entities.aliveCount()];
+            final int[] count = new int[1];
+            entities.forEach(entity -> alive[count[0]++] = entity);
+            final Deferred deferred = walks.deferred();
+            for (int k = count[0] - 1; k >= 0; k--)
             {
-                @Override
-                public void run()
-                {
-                    clear();
-                }
-
-                @Override
-                public String toString()
-                {
-                    return "World.clear()";
-                }
-            });
+                deferred.destroy(this, alive[k]);
+            }
             return;
         }
         if (isSignalled())
