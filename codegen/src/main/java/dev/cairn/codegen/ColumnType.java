@@ -1,9 +1,9 @@
 package dev.cairn.codegen;
 
 /**
- * How one flattened record field is kept in an off-heap column: its width, the raw {@code ComponentStorage}
- * accessors that read and write it at an address ({@code getFloat(address)}, {@code putFloat(address, value)}, ...),
- * and how a comparator orders two values without boxing.
+ * How one flattened record field is kept in an off-heap column: its width, the raw {@code dev.cairn.internal.Memory}
+ * accessors that read and write it at an address ({@code Memory.getFloat(address)}, {@code Memory.putFloat(address,
+ * value)}, ...), and how a comparator orders two values without boxing.
  * <p>
  * Every value is stored in the smallest type that holds it exactly: booleans as a byte 0 or 1, enums as their
  * ordinal in a byte (up to {@value #BYTE_ENUM_LIMIT} constants) or a short (up to {@value #SHORT_ENUM_LIMIT}).
@@ -81,45 +81,48 @@ enum ColumnType
     /**
      * An expression reading the field at an address.
      *
+     * @param memory  how the generated class names {@code dev.cairn.internal.Memory}.
      * @param address an expression for the field's address.
      * @param values  for an enum, the name of its {@code values()} array.
      * @return Java source.
      */
-    String read(final String address, final String values)
+    String read(final String memory, final String address, final String values)
     {
         switch (this)
         {
             case BOOLEAN:
-                return "getByte(" + address + ") != 0";
+                return memory + ".getByte(" + address + ") != 0";
             case BYTE_ENUM:
             case SHORT_ENUM:
-                return values + "[" + ordinal(address) + "]";
+                return values + "[" + ordinal(memory, address) + "]";
             default:
-                return "get" + accessorType + "(" + address + ")";
+                return memory + ".get" + accessorType + "(" + address + ")";
         }
     }
 
     /**
      * An expression giving the value a comparator compares: the field itself, or an enum's ordinal.
      *
+     * @param memory  how the generated class names {@code dev.cairn.internal.Memory}.
      * @param address an expression for the field's address.
      * @return Java source.
      */
-    String compareKey(final String address)
+    String compareKey(final String memory, final String address)
     {
-        return isEnum() ? ordinal(address) : read(address, null);
+        return isEnum() ? ordinal(memory, address) : read(memory, address, null);
     }
 
     /**
      * A statement expression writing {@code value} as the field at an address.
      *
+     * @param memory  how the generated class names {@code dev.cairn.internal.Memory}.
      * @param address an expression for the field's address.
      * @param value   an expression of the field's type.
      * @return Java source.
      */
-    String write(final String address, final String value)
+    String write(final String memory, final String address, final String value)
     {
-        return "put" + accessorType + "(" + address + ", " + stored(value) + ")";
+        return memory + ".put" + accessorType + "(" + address + ", " + stored(value) + ")";
     }
 
     /**
@@ -139,37 +142,42 @@ enum ColumnType
      * A statement expression copying the field from a row held in a byte array to an address, as stored (no
      * conversion: a boolean stays a byte, an enum its ordinal).
      *
+     * @param memory  how the generated class names {@code dev.cairn.internal.Memory}.
      * @param address an expression for the field's address.
      * @param row     an expression for the array.
      * @param offset  an expression for the field's offset in it.
      * @return Java source.
      */
-    String copyFromRow(final String address, final String row, final String offset)
+    String copyFromRow(final String memory, final String address, final String row, final String offset)
     {
-        return "put" + accessorType + "(" + address + ", get" + accessorType + "(" + row + ", " + offset + "))";
+        return memory + ".put" + accessorType + "(" + address + ", " + memory + ".get" + accessorType + "(" + row +
+            ", " + offset + "))";
     }
 
     /**
      * A statement expression copying the field at one address to another, in the column's representation.
      *
+     * @param memory how the generated class names {@code dev.cairn.internal.Memory}.
      * @param target an expression for the address written.
      * @param source an expression for the address read.
      * @return Java source.
      */
-    String copy(final String target, final String source)
+    String copy(final String memory, final String target, final String source)
     {
-        return "put" + accessorType + "(" + target + ", get" + accessorType + "(" + source + "))";
+        return memory + ".put" + accessorType + "(" + target + ", " + memory + ".get" + accessorType + "(" + source +
+            "))";
     }
 
     /**
-     * A statement expression exchanging the fields at two addresses, through the raw {@code ComponentStorage} swap of
-     * the column's width (no local variable, so no name a field could clash with).
+     * A statement expression exchanging the fields at two addresses, through the raw swap of the column's width (no
+     * local variable, so no name a field could clash with).
      *
-     * @param a an expression for one address.
-     * @param b an expression for the other.
+     * @param memory how the generated class names {@code dev.cairn.internal.Memory}.
+     * @param a      an expression for one address.
+     * @param b      an expression for the other.
      * @return Java source.
      */
-    String swap(final String a, final String b)
+    String swap(final String memory, final String a, final String b)
     {
         final String width;
         switch (width())
@@ -187,7 +195,7 @@ enum ColumnType
                 width = "Long";
                 break;
         }
-        return "swap" + width + "(" + a + ", " + b + ")";
+        return memory + ".swap" + width + "(" + a + ", " + b + ")";
     }
 
     /** The column's width in bytes. */
@@ -229,8 +237,9 @@ enum ColumnType
         return stored;
     }
 
-    private String ordinal(final String address)
+    private String ordinal(final String memory, final String address)
     {
-        return this == BYTE_ENUM ? "getByte(" + address + ") & 0xFF" : "getShort(" + address + ") & 0xFFFF";
+        return this == BYTE_ENUM ? memory + ".getByte(" + address + ") & 0xFF" :
+            memory + ".getShort(" + address + ") & 0xFFFF";
     }
 }

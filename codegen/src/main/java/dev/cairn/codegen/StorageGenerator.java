@@ -372,7 +372,7 @@ final class StorageGenerator
         private void movePayload()
         {
             slotMethod("protected void movePayload(final int from, final int to)",
-                column -> column.type().copy(address(column, "", "to"), address(column, "", "from")),
+                column -> column.type().copy(memory(), address(column, "", "to"), address(column, "", "from")),
                 "moveTicks(from, to);");
         }
 
@@ -380,7 +380,7 @@ final class StorageGenerator
         private void swapPayload()
         {
             slotMethod("protected void swapPayload(final int a, final int b)",
-                column -> column.type().swap(address(column, "", "a"), address(column, "", "b")),
+                column -> column.type().swap(memory(), address(column, "", "a"), address(column, "", "b")),
                 "swapTicks(a, b);");
         }
 
@@ -407,7 +407,7 @@ final class StorageGenerator
             int offset = 0;
             for (final Column column : model.columns())
             {
-                copies.add(column.type().copyFromRow(address(column, "", "index"), "row",
+                copies.add(column.type().copyFromRow(memory(), address(column, "", "index"), "row",
                     offset == 0 ? "offset" : "offset + " + offset) + ";");
                 offset += column.type().width();
             }
@@ -518,7 +518,7 @@ final class StorageGenerator
                 writes.add(column.type().writeRow(row, String.valueOf(offset), column.name()) + ";");
                 offset += column.type().width();
             }
-            out.javadoc("Writes the fields into a row recorded for later, at the offsets of {@link #rowOffset(int)}.");
+            out.javadoc("Writes the fields into a row recorded for later.");
             method(Owner.STORAGE, null, "private static void", rowWriterName(), writerParameters, body(writes),
                 " that writes a row");
         }
@@ -611,8 +611,8 @@ final class StorageGenerator
                 "comparing" + ComponentAnalyzer.capitalise(name), List.of(),
                 () -> out.list("return " + names.of("dev.cairn.set.IndexComparator") + ".of(this, (left, right) -> " +
                         names.lang(column.type().compareClass()) + ".compare(",
-                    List.of(column.type().compareKey(address(column, "", "checkIndex(left)")),
-                        column.type().compareKey(address(column, "", "checkIndex(right)"))),
+                    List.of(column.type().compareKey(memory(), address(column, "", "checkIndex(left)")),
+                        column.type().compareKey(memory(), address(column, "", "checkIndex(right)"))),
                     "));"));
 
             bulkAccessors(column);
@@ -650,11 +650,12 @@ final class StorageGenerator
             final List<String> read = new ArrayList<>();
             if (raw)
             {
-                read.add("copyOut(" + columnAddresses.get(column) + ", index, target, offset, length);");
+                read.add("checkCopyOut(index, target, offset, length);");
+                read.add(memory() + ".copyOut(" + address(column, "", "index") + ", target, offset, length);");
             }
             else
             {
-                read.add("checkBulk(index, arrayLength(target, false), offset, length);");
+                read.add("checkCopyOut(index, target, offset, length);");
                 read.addAll(loop("target[offset + i] = " + read(column, "(index + i)") + ";"));
             }
             method(Owner.STORAGE, column, "public void", "read" + capitalised + "At", List.of(index,
@@ -680,11 +681,12 @@ final class StorageGenerator
             final List<String> write = new ArrayList<>();
             if (raw)
             {
-                write.add("copyIn(" + columnAddresses.get(column) + ", index, source, offset, length);");
+                write.add("checkCopyIn(index, source, offset, length);");
+                write.add(memory() + ".copyIn(source, offset, " + address(column, "", "index") + ", length);");
             }
             else
             {
-                write.add("checkBulk(index, arrayLength(source, true), offset, length);");
+                write.add("checkCopyIn(index, source, offset, length);");
                 if (column.type().isEnum())
                 {
                     write.add("requireConstants(source, offset, length, \"" + column.path() + "\");");
@@ -770,14 +772,14 @@ final class StorageGenerator
                 final String field = "{@code " + column.path() + "}";
                 out.javadoc("The " + field + " of the entity" + meaning(column) + ".");
                 method(Owner.REF, column, "public " + javaType(column), column.name(), List.of(),
-                    body("return " + column.type().read(address(column, "storage.", slot),
+                    body("return " + column.type().read(memory(), address(column, "storage.", slot),
                         enumValues.get(column.enumType())) + ";"));
                 out.javadoc("Sets the " + field + " of the entity.");
                 method(Owner.REF, column, "public void", column.name(),
                     List.of(new Parameter(javaType(column), erasure(column), "value")), model.tracked() ?
-                    body("final int at = " + slot + ";", column.type().write(address(column, "storage.", "at"),
+                    body("final int at = " + slot + ";", column.type().write(memory(), address(column, "storage.", "at"),
                         "value") + ";", "storage.stampChanged(at);") :
-                    body(column.type().write(address(column, "storage.", slot), "value") + ";"));
+                    body(column.type().write(memory(), address(column, "storage.", slot), "value") + ";"));
             }
             out.javadoc("Reads the entity's component into a new record.", "", "@return the new record.");
             method(Owner.REF, null, "public " + record, "get", List.of(), body("return storage.getAt(" + slot + ");"));
@@ -1101,7 +1103,7 @@ final class StorageGenerator
         /** Reads a column at an index expression that checks (or has checked) the index. */
         private String read(final Column column, final String index)
         {
-            return column.type().read(address(column, "", index), enumValues.get(column.enumType()));
+            return column.type().read(memory(), address(column, "", index), enumValues.get(column.enumType()));
         }
 
         /**
@@ -1111,12 +1113,18 @@ final class StorageGenerator
          */
         private String writeParameter(final Column column)
         {
-            return column.type().write(address(column, "this.", "index"), column.name());
+            return column.type().write(memory(), address(column, "this.", "index"), column.name());
         }
 
         private String write(final Column column, final String index, final String value)
         {
-            return column.type().write(address(column, "", index), value);
+            return column.type().write(memory(), address(column, "", index), value);
+        }
+
+        /** How the storage names {@code dev.cairn.internal.Memory}, whose raw reads and writes it makes. */
+        private String memory()
+        {
+            return names.of("dev.cairn.internal.Memory");
         }
 
         /** {@code xAddress + (long)index * Float.BYTES}, with the column field read through {@code owner}. */

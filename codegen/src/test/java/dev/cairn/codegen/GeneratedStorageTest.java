@@ -2,6 +2,9 @@ package dev.cairn.codegen;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.RawStorage;
+import dev.cairn.storage.ComponentStorage;
 import dev.cairn.world.World;
 import dev.cairn.codegen.fixture.Colour;
 import dev.cairn.codegen.fixture.Everything;
@@ -109,18 +112,18 @@ final class GeneratedStorageTest
         {
             final Everything_SwapAndPopStorage storage = world.storage(Everything_SwapAndPopStorage.TYPE);
             final Schema schema = storage.type().schema();
-            final int flag = storage.rowOffset(schema.indexOf("flag"));
-            final int colour = storage.rowOffset(schema.indexOf("colour"));
-            final int wide = storage.rowOffset(schema.indexOf("wide"));
+            final int flag = rows(storage).rowOffset(schema.indexOf("flag"));
+            final int colour = rows(storage).rowOffset(schema.indexOf("colour"));
+            final int wide = rows(storage).rowOffset(schema.indexOf("wide"));
             final int colours = schema.fields().get(schema.indexOf("colour")).constants().size();
             final int wides = schema.fields().get(schema.indexOf("wide")).constants().size();
             final long kept = world.create();
             final long fresh = world.create();
-            final byte[] valid = new byte[storage.rowBytes()];
+            final byte[] valid = new byte[rows(storage).rowBytes()];
             valid[flag] = 1;
             valid[colour] = (byte)(colours - 1);
             ByteBuffer.wrap(valid).order(ByteOrder.nativeOrder()).putShort(wide, (short)(wides - 1));
-            storage.putRow(kept, valid, 0);
+            rows(storage).putRowIfAlive(kept, valid, 0);
             final Everything.SwapAndPop before = storage.get(kept);
 
             final List<byte[]> invalid = new ArrayList<>();
@@ -138,9 +141,8 @@ final class GeneratedStorageTest
                 final byte[] row = invalid.get(k);
                 final UnsafeBuffer buffer = new UnsafeBuffer(row);
                 final List<Executable> writes = List.of(
-                    () -> storage.putRow(kept, row, 0), () -> storage.putRow(fresh, row, 0),
-                    () -> storage.putRowIfAlive(fresh, row, 0), () -> storage.addRow(fresh, buffer, 0),
-                    () -> storage.patchRow(kept, buffer, 0));
+                    () -> rows(storage).putRowIfAlive(kept, row, 0), () -> rows(storage).putRowIfAlive(fresh, row, 0), () -> rows(storage).addRow(fresh, buffer, 0),
+                    () -> rows(storage).patchRow(kept, buffer, 0));
                 for (final Executable write : writes)
                 {
                     final IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, write);
@@ -150,7 +152,7 @@ final class GeneratedStorageTest
                 final byte[] entries = new byte[Long.BYTES + row.length];
                 ByteBuffer.wrap(entries).order(ByteOrder.nativeOrder()).putLong(0, fresh);
                 System.arraycopy(row, 0, entries, Long.BYTES, row.length);
-                assertEquals(0, storage.addRowsQuickly(entries, 0, 1), "left to the one-by-one path, which refuses");
+                assertEquals(0, rows(storage).addRowsQuickly(entries, 0, 1), "left to the one-by-one path, which refuses");
                 assertEquals(before, storage.get(kept));
                 assertFalse(storage.contains(fresh));
             }
@@ -166,26 +168,23 @@ final class GeneratedStorageTest
             final long alive = world.create();
             final long dead = world.create();
             world.destroy(dead);
-            final byte[] row = new byte[3 + positions.rowBytes()];
+            final byte[] row = new byte[3 + rows(positions).rowBytes()];
             final ByteBuffer fields = ByteBuffer.wrap(row).order(ByteOrder.nativeOrder());
-            fields.putFloat(3 + positions.rowOffset(0), 1.5f).putFloat(3 + positions.rowOffset(1), -2f);
+            fields.putFloat(3 + rows(positions).rowOffset(0), 1.5f).putFloat(3 + rows(positions).rowOffset(1), -2f);
 
-            assertTrue(positions.putRowIfAlive(alive, row, 3), "added");
+            assertTrue(rows(positions).putRowIfAlive(alive, row, 3), "added");
             assertEquals(new Position(1.5f, -2f), positions.get(alive));
-            fields.putFloat(3 + positions.rowOffset(0), 9f);
-            assertTrue(positions.putRowIfAlive(alive, row, 3), "overwritten");
+            fields.putFloat(3 + rows(positions).rowOffset(0), 9f);
+            assertTrue(rows(positions).putRowIfAlive(alive, row, 3), "overwritten");
             assertEquals(new Position(9f, -2f), positions.get(alive));
             assertEquals(1, positions.size());
 
-            assertFalse(positions.putRowIfAlive(dead, row, 3));
-            assertFalse(positions.putRowIfAlive(Entity.NULL, row, 3));
-            assertFalse(positions.putRowIfAlive(Entity.of(40, 0), row, 3), "never created");
+            assertFalse(rows(positions).putRowIfAlive(dead, row, 3));
+            assertFalse(rows(positions).putRowIfAlive(Entity.NULL, row, 3));
+            assertFalse(rows(positions).putRowIfAlive(Entity.of(40, 0), row, 3), "never created");
             assertEquals(1, positions.size());
-            final IllegalArgumentException refused =
-                assertThrows(IllegalArgumentException.class, () -> positions.putRow(dead, row, 3));
-            assertTrue(refused.getMessage().contains(Entity.toString(dead)), refused.getMessage());
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.putRowIfAlive(alive, row, 4));
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.putRowIfAlive(dead, row, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> rows(positions).putRowIfAlive(alive, row, 4));
+            assertThrows(IndexOutOfBoundsException.class, () -> rows(positions).putRowIfAlive(dead, row, -1));
             assertEquals(new Position(9f, -2f), positions.get(alive), "a refused row changes nothing");
         }
     }
@@ -205,7 +204,7 @@ final class GeneratedStorageTest
             world.destroy(dead);
             positions.emplace(alive[3], 0f, 0f);           // its sparse page exists from here on
             final long[] handles = {alive[0], alive[1], dead, alive[2], alive[3], -5L, alive[3]};
-            final int stride = Long.BYTES + positions.rowBytes();
+            final int stride = Long.BYTES + rows(positions).rowBytes();
             final byte[] entries = new byte[1 + handles.length * stride];
             final ByteBuffer writer = ByteBuffer.wrap(entries).order(ByteOrder.nativeOrder());
             for (int i = 0; i < handles.length; i++)
@@ -214,22 +213,22 @@ final class GeneratedStorageTest
                 writer.putLong(at, handles[i]).putFloat(at + Long.BYTES, i).putFloat(at + Long.BYTES + 4, -i);
             }
 
-            assertEquals(2, positions.addRowsQuickly(entries, 1, handles.length), "stops at an entity not alive");
+            assertEquals(2, rows(positions).addRowsQuickly(entries, 1, handles.length), "stops at an entity not alive");
             assertEquals(new Position(1f, -1f), positions.get(alive[1]));
-            assertEquals(0, positions.addRowsQuickly(entries, 1 + 2 * stride, 5), "leaves the dead entity alone");
-            assertEquals(1, positions.addRowsQuickly(entries, 1 + 3 * stride, 4), "stops at a member");
+            assertEquals(0, rows(positions).addRowsQuickly(entries, 1 + 2 * stride, 5), "leaves the dead entity alone");
+            assertEquals(1, rows(positions).addRowsQuickly(entries, 1 + 3 * stride, 4), "stops at a member");
             assertEquals(new Position(0f, 0f), positions.get(alive[3]), "the member is not overwritten");
-            assertEquals(0, positions.addRowsQuickly(entries, 1 + 5 * stride, 2), "stops at a value that is no handle");
-            assertEquals(0, positions.addRowsQuickly(entries, 1, 0));
+            assertEquals(0, rows(positions).addRowsQuickly(entries, 1 + 5 * stride, 2), "stops at a value that is no handle");
+            assertEquals(0, rows(positions).addRowsQuickly(entries, 1, 0));
             assertEquals(4, positions.size());
 
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(entries, 2, handles.length));
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(entries, -1, 1));
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(entries, 1, -1));
+            assertThrows(IndexOutOfBoundsException.class, () -> rows(positions).addRowsQuickly(entries, 2, handles.length));
+            assertThrows(IndexOutOfBoundsException.class, () -> rows(positions).addRowsQuickly(entries, -1, 1));
+            assertThrows(IndexOutOfBoundsException.class, () -> rows(positions).addRowsQuickly(entries, 1, -1));
             final List<Long> heard = new ArrayList<>();
             positions.onAdded((entity, index) -> heard.add(entity));
             positions.remove(alive[0]);
-            assertEquals(0, positions.addRowsQuickly(entries, 1, 1), "a listener to tell takes the one-by-one path");
+            assertEquals(0, rows(positions).addRowsQuickly(entries, 1, 1), "a listener to tell takes the one-by-one path");
             assertFalse(positions.contains(alive[0]));
             assertTrue(heard.isEmpty());
         }
@@ -241,7 +240,7 @@ final class GeneratedStorageTest
         try (PositionStorage positions = PositionStorage.create())
         {
             final int count = 5_000;
-            final int stride = Long.BYTES + positions.rowBytes();
+            final int stride = Long.BYTES + rows(positions).rowBytes();
             final ByteBuffer entries = ByteBuffer.allocate(count * stride).order(ByteOrder.nativeOrder());
             for (int i = 0; i < count; i++)
             {
@@ -253,10 +252,10 @@ final class GeneratedStorageTest
             int calls = 0;
             while (done < count)
             {
-                done += positions.addRowsQuickly(entries.array(), done * stride, count - done);
+                done += rows(positions).addRowsQuickly(entries.array(), done * stride, count - done);
                 if (done < count)
                 {
-                    positions.putRowIfAlive(entries.getLong(done * stride), entries.array(), done * stride + Long.BYTES);
+                    rows(positions).putRowIfAlive(entries.getLong(done * stride), entries.array(), done * stride + Long.BYTES);
                     done++;
                 }
                 calls++;
@@ -271,7 +270,7 @@ final class GeneratedStorageTest
         }
         final PositionStorage closed = PositionStorage.create();
         closed.close();
-        assertThrows(IllegalStateException.class, () -> closed.addRowsQuickly(new byte[64], 0, 1));
+        assertThrows(IllegalStateException.class, () -> rows(closed).addRowsQuickly(new byte[64], 0, 1));
     }
 
     @Test
@@ -571,5 +570,10 @@ final class GeneratedStorageTest
     {
         assertTrue(thrown.getMessage() != null && thrown.getMessage().contains(expected),
             "expected a message containing '" + expected + "', got: " + thrown.getMessage());
+    }
+
+    private static RawStorage rows(final ComponentStorage<?> storage)
+    {
+        return Access.rawStorage(storage);
     }
 }

@@ -2,8 +2,9 @@ package dev.cairn.command;
 
 import dev.cairn.Entity;
 import dev.cairn.world.World;
+import dev.cairn.internal.RawStorage;
 import dev.cairn.internal.Access;
-import dev.cairn.internal.ByteArrays;
+import dev.cairn.internal.ArrayBases;
 import dev.cairn.internal.Walks;
 import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.Chunks;
@@ -167,7 +168,7 @@ public final class CommandBuffer
      */
     public void add(final long entity, final ComponentStorage<?> tags)
     {
-        if (own(tags).rowBytes() != 0)
+        if (Access.rawStorage(own(tags)).rowBytes() != 0)
         {
             throw new IllegalArgumentException(tags.name() + " holds components with fields: record them with its " +
                 "emplace(commands, entity, fields...) so that the values are recorded too");
@@ -342,17 +343,17 @@ public final class CommandBuffer
 
     private static int getInt(final byte[] bytes, final int at)
     {
-        return UnsafeApi.getIntUnaligned(bytes, ByteArrays.BASE + at);
+        return UnsafeApi.getIntUnaligned(bytes, ArrayBases.BYTE + at);
     }
 
     private static long getLong(final byte[] bytes, final int at)
     {
-        return UnsafeApi.getLongUnaligned(bytes, ByteArrays.BASE + at);
+        return UnsafeApi.getLongUnaligned(bytes, ArrayBases.BYTE + at);
     }
 
     private static void putLong(final byte[] bytes, final int at, final long value)
     {
-        UnsafeApi.putLongUnaligned(bytes, ByteArrays.BASE + at, value);
+        UnsafeApi.putLongUnaligned(bytes, ArrayBases.BYTE + at, value);
     }
 
     private Lane lane()
@@ -442,7 +443,8 @@ public final class CommandBuffer
     private dev.cairn.internal.Row beginRow(final byte operation, final ComponentStorage<?> storage, final long entity)
     {
         final Lane lane = lane();
-        lane.begin(operation, lane.known(this, storage), requireEntity(entity), storage.rowBytes());
+        final int typeId = lane.known(this, storage);
+        lane.begin(operation, typeId, requireEntity(entity), lane.lastRowBytes);
         return lane.row;
     }
 
@@ -518,8 +520,11 @@ public final class CommandBuffer
         /** The storage this lane recorded for last, and its type id: most commands name the storage the last did. */
         private ComponentStorage<?> lastStorage;
         private int lastTypeId;
+        private int lastRowBytes;
         /** The storage of each type id this lane recorded for. */
         ComponentStorage<?>[] storagesById = new ComponentStorage<?>[8];
+        /** The raw side of each storage, by type id: its rows. */
+        RawStorage[] rawById = new RawStorage[8];
 
         Lane(final int id, final long tag, final PlaceholderTags.Numbering numbering, final World world)
         {
@@ -551,7 +556,7 @@ public final class CommandBuffer
             final int entityAt = header == runHeader && length <= bytes.length - Long.BYTES - rowBytes ?
                 length : startCommand(header, rowBytes);
             final byte[] bytes = this.bytes;
-            UnsafeApi.putLongUnaligned(bytes, ByteArrays.BASE + entityAt, entity);
+            UnsafeApi.putLongUnaligned(bytes, ArrayBases.BYTE + entityAt, entity);
             if (row.bytes() != bytes)
             {
                 // Only after a growth: a reference store pays G1's write barrier (a memory fence once the row is in
@@ -578,7 +583,7 @@ public final class CommandBuffer
             if (!joins)
             {
                 endRun();
-                UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + length, header);
+                UnsafeApi.putIntUnaligned(bytes, ArrayBases.BYTE + length, header);
                 runAt = length;
                 runHeader = header;
                 row.length(rowBytes);
@@ -592,7 +597,7 @@ public final class CommandBuffer
             if (runHeader != 0)
             {
                 final int count = openRunCount();
-                UnsafeApi.putIntUnaligned(bytes, ByteArrays.BASE + runAt + Integer.BYTES, count);
+                UnsafeApi.putIntUnaligned(bytes, ArrayBases.BYTE + runAt + Integer.BYTES, count);
                 commands += count;
                 runHeader = 0;
             }
@@ -636,6 +641,7 @@ public final class CommandBuffer
             }
             lastStorage = storage;
             lastTypeId = id;
+            lastRowBytes = rawById[id].rowBytes();
             return id;
         }
 
@@ -643,17 +649,20 @@ public final class CommandBuffer
         private void register(final CommandBuffer buffer, final ComponentStorage<?> storage, final int id)
         {
             buffer.own(storage);
-            if (id > MAX_TYPE_ID || storage.rowBytes() > MAX_ROW_BYTES)
+            final RawStorage raw = Access.rawStorage(storage);
+            if (id > MAX_TYPE_ID || raw.rowBytes() > MAX_ROW_BYTES)
             {
                 throw new IllegalArgumentException(storage.name() + " cannot be recorded: a command buffer takes " +
                     "component types with ids up to " + MAX_TYPE_ID + " (this one's is " + id + ") and rows of up to " +
-                    MAX_ROW_BYTES + " bytes (this one's has " + storage.rowBytes() + ")");
+                    MAX_ROW_BYTES + " bytes (this one's has " + raw.rowBytes() + ")");
             }
             if (id >= storagesById.length)
             {
                 storagesById = Arrays.copyOf(storagesById, Math.max(id + 1, storagesById.length * 2));
+                rawById = Arrays.copyOf(rawById, storagesById.length);
             }
             storagesById[id] = storage;
+            rawById[id] = raw;
         }
 
         /** Makes room for {@code more} bytes after {@code length}; returns the new array. */
@@ -857,17 +866,19 @@ public final class CommandBuffer
             final int operation = header & OPERATION_MASK;
             final int stride = Long.BYTES + (header >>> ROW_SHIFT & MAX_ROW_BYTES);
             final ComponentStorage<?> storage;
+            final RawStorage raw;
             final int[] references;
             try
             {
                 final int typeId = header >>> TYPE_SHIFT;
                 storage = operation >= ADD && typeId < lane.storagesById.length ? lane.storagesById[typeId] : null;
+                raw = storage == null ? null : lane.rawById[typeId];
                 if (operation < CREATE || operation > REMOVE || operation >= ADD && storage == null ||
-                    stride - Long.BYTES != (operation == ADD || operation == PATCH ? storage.rowBytes() : 0))
+                    stride - Long.BYTES != (operation == ADD || operation == PATCH ? raw.rowBytes() : 0))
                 {
                     throw overwritten(count == 1 ? "1 command was" : count + " commands were");
                 }
-                references = operation == ADD || operation == PATCH ? entityOffsets(typeId, storage) : null;
+                references = operation == ADD || operation == PATCH ? entityOffsets(typeId, raw) : null;
             }
             catch (final RuntimeException | Error thrown)
             {
@@ -876,7 +887,7 @@ public final class CommandBuffer
             }
             if (operation == ADD && references.length == 0)
             {
-                addRun(storage, bytes, first, stride, count);
+                addRun(raw, bytes, first, stride, count);
                 return;
             }
             for (int i = 0, at = first; i < count; i++, at += stride)
@@ -891,10 +902,10 @@ public final class CommandBuffer
                             create(lane, recorded);
                             break;
                         case ADD:
-                            add(storage, references, bytes, at);
+                            add(raw, references, bytes, at);
                             break;
                         default:
-                            change(operation, storage, references, resolve(recorded), bytes, rowAt);
+                            change(operation, storage, raw, references, resolve(recorded), bytes, rowAt);
                             break;
                     }
                 }
@@ -910,7 +921,7 @@ public final class CommandBuffer
          * by one where it does not (placeholders to resolve, entities not alive, listeners to run, memory to find).
          */
         private void addRun(
-            final ComponentStorage<?> storage, final byte[] bytes, final int first, final int stride, final int count)
+            final RawStorage storage, final byte[] bytes, final int first, final int stride, final int count)
         {
             for (int done = 0; done < count; done++) // each pass: a stretch in bulk, then the command that ended it
             {
@@ -930,7 +941,7 @@ public final class CommandBuffer
         }
 
         /** An add recorded at {@code at}: skipped (and counted) if the entity is not alive. */
-        private void add(final ComponentStorage<?> storage, final int[] references, final byte[] bytes, final int at)
+        private void add(final RawStorage storage, final int[] references, final byte[] bytes, final int at)
         {
             resolveReferences(references, bytes, at + Long.BYTES);
             if (!storage.putRowIfAlive(resolve(getLong(bytes, at)), bytes, at + Long.BYTES))
@@ -983,6 +994,7 @@ public final class CommandBuffer
         private void change(
             final int operation,
             final ComponentStorage<?> storage,
+            final RawStorage raw,
             final int[] references,
             final long entity,
             final byte[] bytes,
@@ -1008,7 +1020,7 @@ public final class CommandBuffer
                         break;
                     }
                     resolveReferences(references, bytes, rowAt);
-                    storage.putRow(entity, bytes, rowAt);
+                    raw.putRowIfAlive(entity, bytes, rowAt);
                     break;
             }
         }
@@ -1030,7 +1042,7 @@ public final class CommandBuffer
         }
 
         /** The entity-reference row offsets of a storage, looked up once per type id. */
-        private int[] entityOffsets(final int typeId, final ComponentStorage<?> storage)
+        private int[] entityOffsets(final int typeId, final RawStorage storage)
         {
             if (typeId >= entityOffsets.length)
             {

@@ -2,6 +2,7 @@ package dev.cairn.group;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
+import dev.cairn.internal.Access;
 import dev.cairn.internal.EntityPool;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.OffHeap;
@@ -383,7 +384,7 @@ public final class RuntimeGroup implements AutoCloseable
         closed = true;
         for (final Follower follower : followers)
         {
-            follower.storage.detach(follower);
+            Access.rawStorage(follower.storage).detach(follower);
         }
         world.groups.remove(this);
         if (family != null)
@@ -1070,7 +1071,7 @@ public final class RuntimeGroup implements AutoCloseable
             }
             for (final Follower follower : group.followers)
             {
-                follower.storage.attach(follower);
+                Access.rawStorage(follower.storage).attach(follower);
             }
             world.groups.add(group);
             return group;

@@ -13,6 +13,8 @@ public final class Access
 {
     private static final ConcurrentHashMap<Class<?>, Function<Object, Walks>> WALKS = new ConcurrentHashMap<>();
     private static final ConcurrentHashMap<Class<?>, Function<Object, RawSet>> RAW = new ConcurrentHashMap<>();
+    private static final ConcurrentHashMap<Class<?>, Function<Object, RawStorage>> RAW_STORAGE =
+        new ConcurrentHashMap<>();
 
     private static volatile Function<Object, RawWorld> world;
 
@@ -54,6 +56,30 @@ public final class Access
     public static void installRaw(final Class<?> type, final Function<Object, RawSet> accessor)
     {
         install(RAW, type, accessor);
+    }
+
+    /**
+     * What the engine reaches of a component storage: its hooks and rows.
+     *
+     * @param storage a {@code ComponentStorage}.
+     * @return its raw side, the same object every time.
+     * @throws IllegalArgumentException if {@code storage} is not a storage.
+     */
+    public static RawStorage rawStorage(final Object storage)
+    {
+        return find(RAW_STORAGE, storage).apply(storage);
+    }
+
+    /**
+     * Installs the accessor of the raw side of a class's instances: the storage class does, once.
+     *
+     * @param type     the class.
+     * @param accessor reads an instance's raw side.
+     * @throws IllegalStateException if the class installed one already.
+     */
+    public static void installRawStorage(final Class<?> type, final Function<Object, RawStorage> accessor)
+    {
+        install(RAW_STORAGE, type, accessor);
     }
 
     /**

@@ -6,7 +6,7 @@ import org.agrona.UnsafeApi;
  * A component's fields as a row of bytes, written while a change is recorded for later: generated
  * {@code emplace(commands, ...)} and {@code patch(commands, ...)} write one into a command buffer, and a change made
  * while the world's structure holds still is recorded into one; reused by its recorder. A field goes at its row offset
- * (see {@code ComponentStorage.rowOffset(int)}), in the column's representation: a boolean as a byte 0 or 1, an
+ * (see {@code RawStorage.rowOffset(int)}), in the column's representation: a boolean as a byte 0 or 1, an
  * enum as its ordinal. Write every field (a byte not written holds whatever an earlier command left there); a
  * write outside the row throws {@link IndexOutOfBoundsException}, and a boolean other than 0 or 1 or an ordinal
  * past the enum's constants makes that command's playback throw {@link IllegalArgumentException}.
@@ -92,7 +92,7 @@ public final class Row
     /**
      * Writes a byte (or a boolean, or an enum ordinal of up to 256 constants).
      *
-     * @param field the field's row offset ({@code ComponentStorage.rowOffset(int)}).
+     * @param field the field's row offset ({@code RawStorage.rowOffset(int)}).
      * @param value the value.
      */
     public void putByte(final int field, final byte value)
@@ -104,7 +104,7 @@ public final class Row
     /**
      * Writes a short (or an enum ordinal of more than 256 constants).
      *
-     * @param field the field's row offset ({@code ComponentStorage.rowOffset(int)}).
+     * @param field the field's row offset ({@code RawStorage.rowOffset(int)}).
      * @param value the value.
      */
     public void putShort(final int field, final short value)
@@ -116,7 +116,7 @@ public final class Row
     /**
      * Writes a char.
      *
-     * @param field the field's row offset ({@code ComponentStorage.rowOffset(int)}).
+     * @param field the field's row offset ({@code RawStorage.rowOffset(int)}).
      * @param value the value.
      */
     public void putChar(final int field, final char value)
@@ -128,7 +128,7 @@ public final class Row
     /**
      * Writes an int.
      *
-     * @param field the field's row offset ({@code ComponentStorage.rowOffset(int)}).
+     * @param field the field's row offset ({@code RawStorage.rowOffset(int)}).
      * @param value the value.
      */
     public void putInt(final int field, final int value)
@@ -140,7 +140,7 @@ public final class Row
     /**
      * Writes a float.
      *
-     * @param field the field's row offset ({@code ComponentStorage.rowOffset(int)}).
+     * @param field the field's row offset ({@code RawStorage.rowOffset(int)}).
      * @param value the value.
      */
     public void putFloat(final int field, final float value)
@@ -152,7 +152,7 @@ public final class Row
     /**
      * Writes a long (or an entity handle, or a placeholder of this buffer).
      *
-     * @param field the field's row offset ({@code ComponentStorage.rowOffset(int)}).
+     * @param field the field's row offset ({@code RawStorage.rowOffset(int)}).
      * @param value the value.
      */
     public void putLong(final int field, final long value)
@@ -164,7 +164,7 @@ public final class Row
     /**
      * Writes a double.
      *
-     * @param field the field's row offset ({@code ComponentStorage.rowOffset(int)}).
+     * @param field the field's row offset ({@code RawStorage.rowOffset(int)}).
      * @param value the value.
      */
     public void putDouble(final int field, final double value)
@@ -186,7 +186,7 @@ public final class Row
             throw new IndexOutOfBoundsException("a field of " + width + " bytes at " + field + " does not fit in " +
                 "a row of " + length + " bytes");
         }
-        return ByteArrays.BASE + offset + field;
+        return ArrayBases.BYTE + offset + field;
     }
 }
 

@@ -2,6 +2,7 @@ package dev.cairn.observer;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
+import dev.cairn.internal.Access;
 import dev.cairn.internal.EntityPool;
 import dev.cairn.internal.OffHeap;
 import dev.cairn.internal.Walks;
@@ -94,14 +95,14 @@ public final class RuntimeObserver implements AutoCloseable
             }
             for (final Follower follower : followers.values())
             {
-                follower.storage.attach(follower);
+                Access.rawStorage(follower.storage).attach(follower);
             }
         }
         catch (final RuntimeException ex)
         {
             for (final Follower follower : followers.values())
             {
-                follower.storage.detach(follower);
+                Access.rawStorage(follower.storage).detach(follower);
             }
             entities.close();
             throw ex;
@@ -248,7 +249,7 @@ public final class RuntimeObserver implements AutoCloseable
         }
         for (final Follower follower : followers.values())
         {
-            follower.storage.detach(follower);
+            Access.rawStorage(follower.storage).detach(follower);
         }
         entities.close();
     }

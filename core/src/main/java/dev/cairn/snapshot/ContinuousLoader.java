@@ -5,7 +5,9 @@ import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.set.SparseSet;
+import dev.cairn.internal.Access;
 import dev.cairn.internal.Failures;
+import dev.cairn.internal.RawStorage;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.FieldType;
@@ -439,7 +441,9 @@ public final class ContinuousLoader implements AutoCloseable
             final long local = scratch[i];
             first = attempt(() -> target.remove(local), () -> !target.contains(local), first);
         }
-        final int rowBytes = source.rowBytes();
+        final RawStorage sourceRows = Access.rawStorage(source);
+        final RawStorage targetRows = Access.rawStorage(target);
+        final int rowBytes = sourceRows.rowBytes();
         if (row.capacity() < rowBytes)
         {
             row.wrap(new byte[Math.max(rowBytes, 2 * row.capacity())]);
@@ -454,7 +458,7 @@ public final class ContinuousLoader implements AutoCloseable
             {
                 continue;
             }
-            source.readRow(i, row, 0);
+            sourceRows.readRow(i, row, 0);
             for (final int offset : references)
             {
                 row.putLong(offset, locals.get(row.getLong(offset)), java.nio.ByteOrder.nativeOrder());
@@ -464,18 +468,18 @@ public final class ContinuousLoader implements AutoCloseable
                 final int index = target.indexOf(local);
                 if (index < 0)
                 {
-                    target.addRow(local, row, 0);
+                    targetRows.addRow(local, row, 0);
                 }
                 else
                 {
-                    target.readRow(index, current, 0);
+                    targetRows.readRow(index, current, 0);
                     for (int k = 0; k < kept.length; k += 2)
                     {
                         row.putBytes(kept[k], current, kept[k], kept[k + 1]);
                     }
                     if (!rowIsCurrent(rowBytes))
                     {
-                        target.patchRow(local, row, 0);
+                        targetRows.patchRow(local, row, 0);
                     }
                 }
             }
@@ -501,7 +505,7 @@ public final class ContinuousLoader implements AutoCloseable
         {
             if (saved != null && saved.indexOf(fields.get(k).name()) < 0)
             {
-                ranges[count++] = staged.rowOffset(k);
+                ranges[count++] = Access.rawStorage(staged).rowOffset(k);
                 ranges[count++] = fields.get(k).type().width();
             }
         }
@@ -518,7 +522,7 @@ public final class ContinuousLoader implements AutoCloseable
         {
             if (fields.get(k).type() == FieldType.ENTITY)
             {
-                offsets[count++] = storage.rowOffset(k);
+                offsets[count++] = Access.rawStorage(storage).rowOffset(k);
             }
         }
         return java.util.Arrays.copyOf(offsets, count);
@@ -532,7 +536,7 @@ public final class ContinuousLoader implements AutoCloseable
         {
             return false;
         }
-        target.readRow(index, current, 0);
+        Access.rawStorage(target).readRow(index, current, 0);
         return rowIsCurrent(rowBytes);
     }
 

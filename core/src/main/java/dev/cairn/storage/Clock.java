@@ -21,7 +21,7 @@ public final class Clock
     /** Every this many advances, older ticks are raised to {@code now - MAX_AGE}. */
     public static final int CLAMP_PERIOD = 1 << 28;
 
-    private final ArrayList<ComponentStorage<?>> tracked = new ArrayList<>();
+    private final ArrayList<ChangeTicks> tracked = new ArrayList<>();
     /** The tick a new clock starts at. */
     public static final int FIRST_TICK = 1;
 
@@ -74,10 +74,10 @@ public final class Clock
         {
             final int oldest = now - MAX_AGE;
             // A closed storage (closed alone, or made for a snapshot load that failed) has no ticks left to raise.
-            tracked.removeIf(ComponentStorage::isClosed);
-            for (final ComponentStorage<?> storage : tracked)
+            tracked.removeIf(ChangeTicks::isClosed);
+            for (final ChangeTicks ticks : tracked)
             {
-                storage.raiseTicks(oldest);
+                ticks.raise(oldest);
             }
         }
         return ended;
@@ -124,9 +124,9 @@ public final class Clock
         now = tick;
     }
 
-    void track(final ComponentStorage<?> storage)
+    void track(final ChangeTicks ticks)
     {
-        tracked.add(storage);
+        tracked.add(ticks);
     }
 
     @Override

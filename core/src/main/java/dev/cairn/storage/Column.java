@@ -33,8 +33,8 @@ public final class Column
         this.column = column;
         this.width = width;
         this.count = count;
-        this.address = storage.columnAddressFor(column);
-        this.layoutVersion = storage.layoutVersionForColumns();
+        this.address = storage.columnAddressOf(column);
+        this.layoutVersion = storage.layout();
     }
 
     /**
@@ -146,8 +146,8 @@ public final class Column
      */
     public boolean isValid()
     {
-        return !storage.isClosed() && storage.layoutVersionForColumns() == layoutVersion &&
-            storage.columnAddressFor(column) == address && count <= storage.size();
+        return !storage.isClosed() && storage.layout() == layoutVersion &&
+            storage.columnAddressOf(column) == address && count <= storage.size();
     }
 
     /**
