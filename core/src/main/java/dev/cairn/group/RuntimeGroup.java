@@ -717,7 +717,7 @@ public final class RuntimeGroup implements AutoCloseable
 
     /**
      * Owning groups that share owned storages, each nested in the one before it; the object that owns
-     * their storages' order ({@link SparseSet#claimOrder}).
+     * their storages' order ({@link OrderClaim#claim}).
      */
     private static final class Family
     {
@@ -781,7 +781,7 @@ public final class RuntimeGroup implements AutoCloseable
             for (int k = 0; k < group.owned.length; k++)
             {
                 group.claims[k] = claims.computeIfAbsent(
-                    group.owned[k], storage -> storage.claimOrder("group " + group.description));
+                    group.owned[k], storage -> OrderClaim.claim(storage, "group " + group.description));
             }
             rebuild();
         }

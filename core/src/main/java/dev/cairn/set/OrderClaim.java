@@ -14,10 +14,32 @@ public final class OrderClaim
     private final String owner;
     private boolean released;
 
-    OrderClaim(final SparseSet set, final String owner)
+    private OrderClaim(final SparseSet set, final String owner)
     {
         this.set = set;
         this.owner = owner;
+    }
+
+    /**
+     * Lets one structure (a group) keep a set's members in its order: from now on the set's own reorderings throw,
+     * and the claim's holder reorders it through the claim.
+     *
+     * @param set   the set.
+     * @param owner what the messages call the owner, for example {@code "group owning Position+Velocity"}.
+     * @return the claim.
+     * @throws IllegalStateException if the set is closed, walked, or owned already.
+     */
+    public static OrderClaim claim(final SparseSet set, final String owner)
+    {
+        java.util.Objects.requireNonNull(owner, "owner");
+        set.ensureUndeferred("let " + owner + " own");
+        if (set.claim != null)
+        {
+            throw new IllegalStateException(
+                set.name() + " is owned by " + set.claim.owner() + ", so " + owner + " cannot own it too");
+        }
+        set.claim = new OrderClaim(set, owner);
+        return set.claim;
     }
 
     /**
@@ -33,7 +55,7 @@ public final class OrderClaim
     /**
      * How the claim's holder is named in messages, for example {@code "group Movement"}.
      *
-     * @return the description given to {@link SparseSet#claimOrder(String)}.
+     * @return the description given to {@link #claim}.
      */
     public String owner()
     {
@@ -42,9 +64,7 @@ public final class OrderClaim
 
     /**
      * Exchanges the members at two packed indices (and their payload): what a group does when an entity joins or
-     * leaves it. Unlike {@link #permute}, it does not count as a reordering, so a cursor over the set does not notice: a
-     * loop walking an owned set while other entities join or leave the group may visit some of them twice or miss
-     * some; a walk that checks its moves ({@link SparseSet#checkWalk}) sees the swap.
+     * leaves it, which happens only while no walk runs.
      *
      * @param a a packed index holding a member.
      * @param b a packed index holding a member.
@@ -55,20 +75,20 @@ public final class OrderClaim
     {
         set.ensureOpen();
         ensureHeld("reorder");
-        set.swapClaimed(a, b);
+        SetOrder.swapClaimed(set, a, b);
     }
 
     /**
-     * The order that sorts the first {@code length} members, so that iteration from {@code length - 1} down to 0
-     * follows the comparator (equal members keep their order): nothing is reordered yet; {@link #permute} applies it,
+     * The order that sorts the first {@code length} members, so that a walk from index 0 follows the comparator
+     * (equal members keep their order): nothing is reordered yet; {@link #permute} applies it,
      * to this set and to the sets aligned with it, once the holder has checked that the comparator changed none of
      * them.
      *
      * @param length     how many members, from index 0, to sort; at most {@link SparseSet#extent()}.
      * @param comparator orders packed indices as they are now; it must not change the set.
      * @return {@code order}: applied, index {@code k} receives what index {@code order[k]} holds.
-     * @throws IllegalStateException     if the claim was released, the set is closed or being iterated, or the
-     *                                   comparator changed it.
+     * @throws IllegalStateException     if the claim was released, the set is closed or walked, or the comparator
+     *                                   changed it.
      * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
      *                                   tombstone.
      */
@@ -100,7 +120,7 @@ public final class OrderClaim
      *
      * @param order  a permutation of {@code [0, length)}; it is used up.
      * @param length how many members, from index 0, to rearrange.
-     * @throws IllegalStateException     if the claim was released, or the set is closed or being iterated.
+     * @throws IllegalStateException     if the claim was released, or the set is closed or walked.
      * @throws IllegalArgumentException  if {@code order} is not a permutation of {@code [0, length)}.
      * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
      *                                   tombstone.
@@ -109,7 +129,7 @@ public final class OrderClaim
     {
         set.ensureOpen();
         ensureHeld("reorder");
-        set.requireMembersBelow(length);
+        SetOrder.requireMembersBelow(set, length);
         if (order.length < length)
         {
             throw new IllegalArgumentException("an order of " + order.length + " cannot rearrange " + length +
@@ -126,7 +146,7 @@ public final class OrderClaim
             }
             seen[from] = true;
         }
-        set.applyPermutation(order, length);
+        SetOrder.applyPermutation(set, order, length);
     }
 
     /**
@@ -135,7 +155,7 @@ public final class OrderClaim
      * any.
      *
      * @param length how many members, from index 0, it would reorder.
-     * @throws IllegalStateException     if the claim was released, or the set is closed, locked or being iterated.
+     * @throws IllegalStateException     if the claim was released, or the set is closed or walked.
      * @throws IndexOutOfBoundsException if {@code length} is outside {@code [0, extent()]} or the range holds a
      *                                   tombstone.
      */
@@ -145,7 +165,7 @@ public final class OrderClaim
         set.walks().refuseWhileDeferring("sort " + set.name() + " for " + owner, "sort it after the walk or " +
             "listener returns");
         ensureHeld("reorder");
-        set.requireMembersBelow(length);
+        SetOrder.requireMembersBelow(set, length);
     }
 
     /**
@@ -157,7 +177,10 @@ public final class OrderClaim
         if (!released)
         {
             released = true;
-            set.releaseClaim(this);
+            if (set.claim == this)
+            {
+                set.claim = null;
+            }
         }
     }
 

@@ -54,51 +54,49 @@ public class SparseSet implements AutoCloseable
 
     static final int PAGE_SHIFT = 12;
     static final int PAGE_MASK = PAGE_SIZE - 1;
-    private static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
+    static final int PAGE_BYTES = PAGE_SIZE * Integer.BYTES;
     static final int ABSENT = -1;
     /** What {@link #indexOrInsertAlive} returns for an entity that is not alive: below every {@code -1 - index}. */
     protected static final int NOT_ALIVE = Integer.MIN_VALUE;
-    private static final long[] NO_PAGES = new long[0];
+    static final long[] NO_PAGES = new long[0];
 
     static
     {
         Access.installWalks(SparseSet.class, set -> ((SparseSet)set).walks);
-        Access.installRaw(SparseSet.class, set -> ((SparseSet)set).new Raw());
+        Access.installRaw(SparseSet.class, set -> new SetRawState((SparseSet)set));
     }
 
-    private final DeletionPolicy policy;
-    private final OffHeap offHeap;
-    private final Walks walks;
+    final DeletionPolicy policy;
+    final OffHeap offHeap;
+    final Walks walks;
     private final boolean ownsMemory;
     /** Whether the memory's owner (a World), not this set alone, was closed: then messages name the owner. */
     private boolean closedWithOwner;
     /** Whether close() frees this set's blocks of memory it shares (a world's). */
     private final boolean closable;
-    private final OffHeap.Holder holder;
-    private final EntityPool pool;
-    private final String name;
+    final OffHeap.Holder holder;
+    final EntityPool pool;
+    final String name;
     /** Column 0: the packed handles; the columns after it: a storage's payload. */
-    private final Columns dense;
+    final Columns dense;
 
     /*
      * Raw addresses, refreshed whenever memory moves: a page's address is 0 until the page exists. Hot reads go
      * through these with a null base object, which lets the JIT keep this set's fields in registers across off-heap
      * stores; every such read is guarded by a check against size() or the page table, and size() <= capacity().
      */
-    private long[] pageAddresses = NO_PAGES;
-    private long packedAddress;
-    private int size;
-    private int memberCount;
+    long[] pageAddresses = NO_PAGES;
+    long packedAddress;
+    int size;
+    int memberCount;
     /** SWAP_ONLY: the boundary in front of the released entries. The other policies: size. */
-    private int extent;
+    int extent;
     /** IN_PLACE: packed index of the most recent tombstone, or -1. */
-    private int freeHead = ABSENT;
+    int freeHead = ABSENT;
     /** Counts the operations that may have changed which member is at which index; see layoutVersion(). */
-    private long layoutVersion;
-    /** The structure (a group) that orders this set's members, or null; see claimOrder(). */
-    private OrderClaim claim;
-    /** Why {@link #insert(long)} is refused, for sets whose members need payload and announcements; else null. */
-    private String insertRefusal;
+    long layoutVersion;
+    /** The structure (a group) that orders this set's members, or null; see OrderClaim. */
+    OrderClaim claim;
     /** Whether insert and remove call beforeInsert and beforeRemove: a subclass has listeners. */
     private boolean hooked;
     private boolean closed;
@@ -324,19 +322,14 @@ public class SparseSet implements AutoCloseable
      * @throws UnsupportedOperationException on a component storage: it adds members with values ({@code emplace},
      *                                       {@code add}) and announces them; nothing changes.
      */
-    public final int insert(final long entity)
+    public int insert(final long entity)
     {
-        if (insertRefusal != null)
-        {
-            ensureOpen();
-            throw new UnsupportedOperationException(insertRefusal + " (" + Entity.toString(entity) + " was not added)");
-        }
         return insertMember(entity);
     }
 
     /**
-     * {@link #insert(long)} for subclasses that write the member's payload and announce it themselves, also where
-     * {@link #refuseInsert} closed the public door.
+     * {@link #insert(long)} for subclasses that write the member's payload and announce it themselves (a storage,
+     * whose {@code insert} is refused).
      *
      * @param entity a well-formed handle that is not a member.
      * @return the packed index the entity now occupies.
@@ -462,7 +455,8 @@ public class SparseSet implements AutoCloseable
         final int entityIndex = Entity.index(entity);
         final boolean newPage = knownSparseAddress == 0;
         final long sparseAddress = newPage ?
-            allocatePage(entityIndex >>> PAGE_SHIFT) + ((long)(entityIndex & PAGE_MASK) << 2) : knownSparseAddress;
+            SetMemory.allocatePage(this, entityIndex >>> PAGE_SHIFT) + ((long)(entityIndex & PAGE_MASK) << 2) :
+                knownSparseAddress;
         final int existing = UnsafeApi.getInt(sparseAddress);
         if (existing >= 0)
         {
@@ -479,13 +473,13 @@ public class SparseSet implements AutoCloseable
         {
             try
             {
-                ensureCapacity(size + 1);
+                SetMemory.ensureCapacity(this, size + 1);
             }
             catch (final RuntimeException ex)
             {
                 if (newPage)
                 {
-                    freePage(entityIndex >>> PAGE_SHIFT);
+                    SetMemory.freePage(this, entityIndex >>> PAGE_SHIFT);
                 }
                 throw ex;
             }
@@ -554,13 +548,8 @@ public class SparseSet implements AutoCloseable
         return removeMember(entity);
     }
 
-    /**
-     * {@link #remove(long)} once the caller has made sure the set may change: the removal itself, with its hooks.
-     *
-     * @param entity any value.
-     * @return true if it was a member and has been erased.
-     */
-    protected final boolean removeMember(final long entity)
+    /** {@link #remove(long)} once the caller has made sure the set may change: the removal itself, with its hooks. */
+    private boolean removeMember(final long entity)
     {
         final long sparseAddress = sparseAddressOf(Entity.index(entity));
         final int index = indexOf(entity, sparseAddress);
@@ -626,14 +615,6 @@ public class SparseSet implements AutoCloseable
     public void clear()
     {
         ensureChangeable("clear");
-        clearMembers();
-    }
-
-    /**
-     * {@link #clear()} once the caller has made sure the set may change.
-     */
-    protected final void clearMembers()
-    {
         if (hooked)
         {
             // From the back, so that each removal takes the last member and moves no other, but the hooks' own moves
@@ -660,6 +641,7 @@ public class SparseSet implements AutoCloseable
         }
         clearSilently();
     }
+
     /**
      * Removes every member, tombstone and released entry without telling the hooks: for a load that failed half-way,
      * whose members were never announced either.
@@ -695,15 +677,7 @@ public class SparseSet implements AutoCloseable
     public final void reserve(final int capacity)
     {
         ensureUndeferred("reserve memory for");
-        if (capacity < 0 || capacity > MAX_CAPACITY)
-        {
-            throw new IllegalArgumentException(
-                "cannot reserve " + capacity + " indices in " + name + ": allowed range is [0, " + MAX_CAPACITY + "]");
-        }
-        if (capacity > dense.capacity())
-        {
-            resizeDense(capacity);
-        }
+        SetMemory.reserve(this, capacity);
     }
 
     /**
@@ -722,32 +696,7 @@ public class SparseSet implements AutoCloseable
     public final void reserveFor(final long entity, final int members)
     {
         ensureUndeferred("reserve memory for");
-        if (!Entity.isWellFormed(entity))
-        {
-            throw new IllegalArgumentException(
-                "cannot reserve room for " + Entity.toString(entity) + " in " + name + ": it is not an entity handle");
-        }
-        final int entityIndex = Entity.index(entity);
-        final boolean newPage = sparseAddressOf(entityIndex) == 0;
-        if (newPage)
-        {
-            allocatePage(entityIndex >>> PAGE_SHIFT);
-        }
-        if (members > dense.capacity())
-        {
-            try
-            {
-                ensureCapacity(members);
-            }
-            catch (final RuntimeException ex)
-            {
-                if (newPage)
-                {
-                    freePage(entityIndex >>> PAGE_SHIFT);
-                }
-                throw ex;
-            }
-        }
+        SetMemory.reserveFor(this, entity, members);
     }
 
     /**
@@ -760,28 +709,7 @@ public class SparseSet implements AutoCloseable
     public final void shrinkToFit()
     {
         ensureUndeferred("shrink");
-        if (dense.capacity() > size)
-        {
-            layoutVersion++;
-            resizeDense(size);
-        }
-        final boolean[] used = new boolean[pageAddresses.length];
-        for (int i = 0; i < size; i++)
-        {
-            final long entity = packedGet(i);
-            if (entity >= 0)
-            {
-                used[Entity.index(entity) >>> PAGE_SHIFT] = true;
-            }
-        }
-        for (int p = 0; p < pageAddresses.length; p++)
-        {
-            if (!used[p] && pageAddresses[p] != 0)
-            {
-                offHeap.free(pageAddresses[p]);
-                pageAddresses[p] = 0;
-            }
-        }
+        SetMemory.shrinkToFit(this);
     }
 
     /**
@@ -794,18 +722,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void swapElements(final long first, final long second)
     {
-        ensureReorderable("swapElements");
-        final int a = indexOf(first);
-        if (a < 0)
-        {
-            throw notMember(first);
-        }
-        final int b = indexOf(second);
-        if (b < 0)
-        {
-            throw notMember(second);
-        }
-        swapIndices(a, b);
+        SetOrder.swapElements(this, first, second);
     }
 
     /**
@@ -818,42 +735,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void compact()
     {
-        ensureReorderable("compact");
-        layoutVersion++;
-        if (policy == DeletionPolicy.IN_PLACE)
-        {
-            int from = size;
-            while (from > 0 && isTombstone(from - 1))
-            {
-                from--;
-            }
-            int next = freeHead;
-            freeHead = ABSENT;
-            while (next != ABSENT)
-            {
-                final int to = next;
-                next = (int)packedGet(to);
-                if (to < from)
-                {
-                    from--;
-                    moveIndex(from, to);
-                    while (from > 0 && isTombstone(from - 1))
-                    {
-                        from--;
-                    }
-                }
-            }
-            size = from;
-            extent = from;
-        }
-        else if (policy == DeletionPolicy.SWAP_ONLY)
-        {
-            for (int i = extent; i < size; i++)
-            {
-                sparsePut(Entity.index(packedGet(i)), ABSENT);
-            }
-            size = extent;
-        }
+        SetOrder.compact(this);
     }
 
     /**
@@ -867,26 +749,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void sort(final IndexComparator comparator)
     {
-        IndexComparator.requireReading(comparator, name, this);
-        ensureReorderable("sort");
-        compactTombstones();
-        final int length = extent();
-        final int[] order = new int[length];
-        for (int i = 0; i < length; i++)
-        {
-            order[i] = i;
-        }
-        final int hold = walks.hold("the comparator of " + name + ".sort");
-        try
-        {
-            IndexSort.sort(order, length, comparator);
-        }
-        catch (final Throwable thrown)
-        {
-            throw Failures.propagate(walks.end(hold, thrown));
-        }
-        applyPermutation(order, length);
-        walks.end(hold);
+        SetOrder.sort(this, comparator);
     }
 
     /**
@@ -900,25 +763,7 @@ public class SparseSet implements AutoCloseable
      */
     public final void sortAs(final SparseSet other)
     {
-        Objects.requireNonNull(other, "other: pass the set whose order to follow");
-        ensureReorderable("sortAs");
-        other.ensureOpen();
-        if (pool != null && other.pool != null && pool != other.pool)
-        {
-            throw new IllegalArgumentException("cannot sort " + name + " as " + other.name + ": it belongs to another " +
-                "World, whose entity handles name other entities; follow a set of the same world");
-        }
-        compactTombstones();
-        int target = 0;
-        final int length = extent();
-        for (int i = 0; i < other.extent() && target < length - 1; i++)
-        {
-            final int index = indexOf(other.packedGet(i));
-            if (index >= 0)
-            {
-                swapIndices(index, target++);
-            }
-        }
+        SetOrder.sortAs(this, other);
     }
 
     /**
@@ -960,15 +805,7 @@ public class SparseSet implements AutoCloseable
      */
     public final long offHeapBytes()
     {
-        long bytes = dense.bytes();
-        for (final long page : pageAddresses)
-        {
-            if (page != 0)
-            {
-                bytes += PAGE_BYTES;
-            }
-        }
-        return bytes;
+        return SetMemory.bytes(this);
     }
 
     /**
@@ -1019,15 +856,7 @@ public class SparseSet implements AutoCloseable
      */
     protected final void freeMemory()
     {
-        offHeap.unregister(holder);
-        final long[] pages = pageAddresses;
-        pageAddresses = NO_PAGES;
-        for (final long page : pages)
-        {
-            offHeap.free(page);
-        }
-        dense.free();
-        forgetMemory();
+        SetMemory.free(this);
     }
 
     /**
@@ -1049,7 +878,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /** Throws unless a change that has no deferred form (it moves memory or order) may be made now. */
-    private void ensureUndeferred(final String change)
+    void ensureUndeferred(final String change)
     {
         ensureOpen();
         walks.refuseWhileDeferring(change + " " + name, "make the call after the walk or listener returns");
@@ -1193,27 +1022,6 @@ public class SparseSet implements AutoCloseable
     }
 
     /**
-     * Lets one structure (a group) keep this set's members in its order: from now on sorting the set directly throws,
-     * and the claim's holder reorders it through the claim.
-     *
-     * @param owner what the messages call the owner, for example {@code "group owning Position+Velocity"}.
-     * @return the claim.
-     * @throws IllegalStateException if the set is closed, walked, or owned already.
-     */
-    public final OrderClaim claimOrder(final String owner)
-    {
-        Objects.requireNonNull(owner, "owner");
-        ensureUndeferred("let " + owner + " own");
-        if (claim != null)
-        {
-            throw new IllegalStateException(
-                name + " is owned by " + claim.owner() + ", so " + owner + " cannot own it too");
-        }
-        claim = new OrderClaim(this, owner);
-        return claim;
-    }
-
-    /**
      * What owns this set's order.
      *
      * @return the owner's name, or null if nothing claimed it.
@@ -1221,59 +1029,6 @@ public class SparseSet implements AutoCloseable
     public final String ownerName()
     {
         return claim == null ? null : claim.owner();
-    }
-
-    final void releaseClaim(final OrderClaim released)
-    {
-        if (claim == released)
-        {
-            claim = null;
-        }
-    }
-
-    /** Swaps two members for the owner of the claim: both below {@link #extent()}. */
-    final void swapClaimed(final int a, final int b)
-    {
-        final long entityA = a >= 0 && a < extent ? packedGet(a) : Entity.NULL;
-        final long entityB = b >= 0 && b < extent ? packedGet(b) : Entity.NULL;
-        if ((entityA | entityB) < 0)
-        {
-            throw new IndexOutOfBoundsException(
-                "cannot swap indices " + a + " and " + b + " of " + name + ": both must hold members of [0, " +
-                extent + ")");
-        }
-        if (a != b)
-        {
-            swapMembers(a, entityA, b, entityB);
-        }
-    }
-
-    /** Checks that the first {@code length} indices hold members, for a claim's permutation. */
-    final void requireMembersBelow(final int length)
-    {
-        if (length < 0 || length > extent)
-        {
-            throw new IndexOutOfBoundsException(
-                "cannot rearrange the first " + length + " members of " + name + ": it has [0, " + extent + ")");
-        }
-        for (int k = 0; k < length; k++)
-        {
-            if (packedGet(k) < 0)
-            {
-                throw new IndexOutOfBoundsException("index " + k + " of " + name + " holds a tombstone");
-            }
-        }
-    }
-
-    /**
-     * Makes {@link #insert(long)} throw {@link UnsupportedOperationException} with {@code reason}: a component storage
-     * adds members with values and tells its listeners, groups and observers, which a bare insert would skip.
-     *
-     * @param reason what the message says, naming what to call instead.
-     */
-    protected final void refuseInsert(final String reason)
-    {
-        insertRefusal = Objects.requireNonNull(reason, "reason");
     }
 
     /**
@@ -1423,46 +1178,13 @@ public class SparseSet implements AutoCloseable
         layoutVersion++;
     }
 
-    private void compactTombstones()
-    {
-        if (policy == DeletionPolicy.IN_PLACE && size != memberCount)
-        {
-            compact();
-        }
-    }
-
-    /**
-     * Rearranges {@code [0, length)} so that index {@code k} receives the element that was at {@code order[k]},
-     * following each permutation cycle once: O(length) swaps of every column.
-     */
-    final void applyPermutation(final int[] order, final int length)
-    {
-        layoutVersion++;
-        for (int start = 0; start < length; start++)
-        {
-            int current = start;
-            while (order[current] != start)
-            {
-                final int next = order[current];
-                dense.swap(current, next);
-                order[current] = current;
-                current = next;
-            }
-            order[current] = current;
-        }
-        for (int i = 0; i < length; i++)
-        {
-            sparsePut(Entity.index(packedGet(i)), i);
-        }
-    }
-
-    private boolean isTombstone(final int index)
+    boolean isTombstone(final int index)
     {
         return packedGet(index) < 0;
     }
 
     /** Moves the element at {@code from} (never a tombstone) to {@code to}, with its payload, and re-points sparse. */
-    private void moveIndex(final int from, final int to)
+    void moveIndex(final int from, final int to)
     {
         layoutVersion++;
         final long entity = packedGet(from);
@@ -1499,7 +1221,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /** Swaps two indices (packed, payload and their sparse entries); neither may be a tombstone. */
-    private void swapIndices(final int a, final int b)
+    void swapIndices(final int a, final int b)
     {
         if (a != b)
         {
@@ -1508,7 +1230,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /** Swaps two distinct indices whose packed entries the caller has read: packed, payload and sparse entries. */
-    private void swapMembers(final int a, final long entityA, final int b, final long entityB)
+    void swapMembers(final int a, final long entityA, final int b, final long entityB)
     {
         layoutVersion++;
         packedPut(a, entityB);
@@ -1518,47 +1240,18 @@ public class SparseSet implements AutoCloseable
         sparsePut(Entity.index(entityA), b);
     }
 
-    private void ensureReorderable(final String operation)
-    {
-        walks.refuseWhileDeferring(operation + " " + name, "reorder it after the walk or listener returns");
-        ensureChangeable(operation);
-        if (claim != null)
-        {
-            throw new IllegalStateException(
-                "cannot " + operation + " " + name + ": " + claim.owner() + " owns it and keeps its members in the " +
-                "group's order; sort through the group instead");
-        }
-    }
-
     /*
      * Unchecked access to the packed array. Every caller passes an index below size(), or the index being appended
      * after the capacity check in insert(); the model-based tests hold the set to these invariants.
      */
-    private long packedGet(final int index)
+    long packedGet(final int index)
     {
         return UnsafeApi.getLong(packedAddress + ((long)index << 3));
     }
 
-    private void packedPut(final int index, final long entity)
+    void packedPut(final int index, final long entity)
     {
         UnsafeApi.putLong(packedAddress + ((long)index << 3), entity);
-    }
-
-    private long allocatePage(final int page)
-    {
-        if (page >= pageAddresses.length)
-        {
-            pageAddresses = Arrays.copyOf(pageAddresses, Math.max(page + 1, pageAddresses.length * 2));
-        }
-        final long address = offHeap.allocate(PAGE_BYTES, (byte)0xFF);
-        pageAddresses[page] = address;
-        return address;
-    }
-
-    private void freePage(final int page)
-    {
-        offHeap.free(pageAddresses[page]);
-        pageAddresses[page] = 0;
     }
 
     /** The packed index of {@code entity} if it is a member, given its sparse entry's address (0: none), else -1. */
@@ -1573,7 +1266,7 @@ public class SparseSet implements AutoCloseable
     }
 
     /** The address of the sparse entry of {@code entityIndex}, or 0 if its page does not exist (or it is negative). */
-    private long sparseAddressOf(final int entityIndex)
+    long sparseAddressOf(final int entityIndex)
     {
         final int page = entityIndex >>> PAGE_SHIFT;
         final long[] pageAddresses = this.pageAddresses;
@@ -1589,24 +1282,12 @@ public class SparseSet implements AutoCloseable
     }
 
     /** Writes a sparse entry whose page exists: every caller re-points an entity that is, or just was, in the set. */
-    private void sparsePut(final int entityIndex, final int index)
+    void sparsePut(final int entityIndex, final int index)
     {
         UnsafeApi.putInt(pageAddresses[entityIndex >>> PAGE_SHIFT] + ((long)(entityIndex & PAGE_MASK) << 2), index);
     }
 
-    private void ensureCapacity(final int needed)
-    {
-        if (needed > MAX_CAPACITY)
-        {
-            throw new IllegalStateException(needed == size + 1 ?
-                name + " is full: it holds " + size + " indices, the most a set can hold is " + MAX_CAPACITY :
-                "cannot make room for " + needed + " indices in " + name + ": the most a set can hold is " +
-                    MAX_CAPACITY + " (it holds " + size + ")");
-        }
-        resizeDense(OffHeap.grownCapacity(dense.capacity(), needed, 16, MAX_CAPACITY));
-    }
-
-    private void resizeDense(final int newCapacity)
+    void resizeDense(final int newCapacity)
     {
         try
         {
@@ -1623,7 +1304,7 @@ public class SparseSet implements AutoCloseable
      * The memory is being freed: read as empty and forget every address, then read as closed. Stopped part-way (the
      * stack running out), the set is empty but open, and forgetting again finishes it.
      */
-    private void forgetMemory()
+    void forgetMemory()
     {
         layoutVersion++;
         size = 0;
@@ -1681,125 +1362,5 @@ public class SparseSet implements AutoCloseable
         return new IllegalArgumentException(
             "entity " + Entity.toString(entity) + " is not in " + name +
             "; check contains() (World.has) first, or use remove() when absence is expected");
-    }
-
-    /** The raw state snapshot code reads and writes (see {@link RawSet}). */
-    private final class Raw implements RawSet
-    {
-        @Override
-        public String name()
-        {
-            return name;
-        }
-
-        @Override
-        public DeletionPolicy policy()
-        {
-            return policy;
-        }
-
-        @Override
-        public EntityPool pool()
-        {
-            return pool;
-        }
-
-        @Override
-        public int size()
-        {
-            return size;
-        }
-
-        @Override
-        public int extent()
-        {
-            return extent;
-        }
-
-        @Override
-        public int freeHead()
-        {
-            return freeHead;
-        }
-
-        @Override
-        public int memberCount()
-        {
-            return memberCount;
-        }
-
-        @Override
-        public long packedAddress()
-        {
-            return packedAddress;
-        }
-
-        @Override
-        public long columnAddress(final int column)
-        {
-            return dense.address(column + 1);
-        }
-
-        @Override
-        public void requireEmptyForLoad()
-        {
-            ensureChangeable("load a snapshot into");
-            if (size != 0)
-            {
-                throw new IllegalStateException("a snapshot loads into an empty " + name + "; this one has " + size +
-                    " indices in use");
-            }
-        }
-
-        @Override
-        public void ensureLoadCapacity(final int size)
-        {
-            if (size > dense.capacity())
-            {
-                resizeDense(size);
-            }
-        }
-
-        @Override
-        public long sparseEntry(final int entityIndex)
-        {
-            final long address = sparseAddressOf(entityIndex);
-            return address != 0 ? address : allocatePage(entityIndex >>> PAGE_SHIFT) +
-                ((long)(entityIndex & PAGE_MASK) << 2);
-        }
-
-        @Override
-        public long sparseEntryIfAny(final int entityIndex)
-        {
-            return sparseAddressOf(entityIndex);
-        }
-
-        @Override
-        public void loaded(final int size, final int extent, final int freeHead, final int memberCount)
-        {
-            SparseSet.this.size = size;
-            SparseSet.this.extent = extent;
-            SparseSet.this.freeHead = freeHead;
-            SparseSet.this.memberCount = memberCount;
-            layoutVersion++;
-        }
-
-        @Override
-        public void clearSilently()
-        {
-            SparseSet.this.clearSilently();
-        }
-
-        @Override
-        public void shrinkToFit()
-        {
-            SparseSet.this.shrinkToFit();
-        }
-
-        @Override
-        public void freeMemory()
-        {
-            SparseSet.this.freeMemory();
-        }
     }
 }

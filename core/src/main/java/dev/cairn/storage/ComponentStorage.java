@@ -95,9 +95,6 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
             ticks.columnsMoved();
             clock.track(ticks);
         }
-        refuseInsert(name() + " adds a component only with its values, and tells listeners, groups and observers: " +
-            "insert(entity) would do neither; use emplace(entity, ...), add(entity, component) or " +
-            "emplace(commands, entity, ...)");
     }
 
     private static int[] withTickColumns(final int[] columnWidths, final boolean tracked)
@@ -180,6 +177,23 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
     public final boolean isSignalled()
     {
         return signals.isSignalled();
+    }
+
+    /**
+     * Refused: a storage adds a component only with its values, and tells its listeners, groups and observers, which
+     * a bare insert would not.
+     *
+     * @param entity any value.
+     * @return never.
+     * @throws UnsupportedOperationException always; nothing changes.
+     */
+    @Override
+    public final int insert(final long entity)
+    {
+        ensureOpen();
+        throw new UnsupportedOperationException(name() + " adds a component only with its values, and tells " +
+            "listeners, groups and observers: insert(entity) would do neither; use emplace(entity, ...), " +
+            "add(entity, component) or emplace(commands, entity, ...) (" + Entity.toString(entity) + " was not added)");
     }
 
     /**

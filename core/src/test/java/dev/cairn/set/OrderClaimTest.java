@@ -53,7 +53,7 @@ class OrderClaimTest
         try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C);
              PayloadSet order = setOf(DeletionPolicy.SWAP_AND_POP, A))
         {
-            set.claimOrder("group Movement");
+            OrderClaim.claim(set, "group Movement");
             assertEquals("group Movement", set.ownerName());
             for (final Runnable reorder : List.<Runnable>of(
                 () -> set.sort((l, r) -> 0), () -> set.swapElements(A, B), set::compact, () -> set.sortAs(order)))
@@ -70,9 +70,9 @@ class OrderClaimTest
     {
         try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A))
         {
-            final OrderClaim first = set.claimOrder("group Movement");
+            final OrderClaim first = OrderClaim.claim(set, "group Movement");
             final IllegalStateException refused =
-                assertThrows(IllegalStateException.class, () -> set.claimOrder("group Physics"));
+                assertThrows(IllegalStateException.class, () -> OrderClaim.claim(set, "group Physics"));
             assertEquals("test set is owned by group Movement, so group Physics cannot own it too",
                 refused.getMessage());
             assertTrue(first.isHeld());
@@ -85,7 +85,7 @@ class OrderClaimTest
     {
         try (PayloadSet set = setOf(policy, A, B, C))
         {
-            set.claimOrder("group G").swap(0, 2);
+            OrderClaim.claim(set, "group G").swap(0, 2);
             assertEquals(List.of(C, B, A), packed(set));
             assertEquals(2, set.indexOf(A));
             assertNull(set.payloadMismatch(set.indexOf(A), 100L));
@@ -99,7 +99,7 @@ class OrderClaimTest
         try (PayloadSet set = setOf(DeletionPolicy.SWAP_ONLY, A, B, C))
         {
             set.remove(C);
-            final OrderClaim claim = set.claimOrder("group G");
+            final OrderClaim claim = OrderClaim.claim(set, "group G");
             final IndexOutOfBoundsException refused =
                 assertThrows(IndexOutOfBoundsException.class, () -> claim.swap(0, 2));
             assertEquals("cannot swap indices 0 and 2 of test set: both must hold members of [0, 2)",
@@ -115,8 +115,8 @@ class OrderClaimTest
         try (PayloadSet first = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C);
             PayloadSet second = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C))
         {
-            final OrderClaim firstClaim = first.claimOrder("group G");
-            final OrderClaim secondClaim = second.claimOrder("group G");
+            final OrderClaim firstClaim = OrderClaim.claim(first, "group G");
+            final OrderClaim secondClaim = OrderClaim.claim(second, "group G");
             // Walks go front to back, so a descending sort puts C first.
             final int[] order =
                 firstClaim.sortedOrder(3, (l, r) -> Long.compare(first.entityAt(r), first.entityAt(l)));
@@ -135,7 +135,7 @@ class OrderClaimTest
     {
         try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C))
         {
-            final OrderClaim claim = set.claimOrder("group G");
+            final OrderClaim claim = OrderClaim.claim(set, "group G");
             final IllegalArgumentException refused =
                 assertThrows(IllegalArgumentException.class, () -> claim.permute(new int[]{0, 0, 1}, 3));
             assertEquals("order[1] = 0 does not make a permutation of [0, 3)", refused.getMessage());
@@ -149,7 +149,7 @@ class OrderClaimTest
     {
         try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B, C))
         {
-            final OrderClaim claim = set.claimOrder("group G");
+            final OrderClaim claim = OrderClaim.claim(set, "group G");
             final int[] order = claim.sortedOrder(3, (l, r) -> Long.compare(set.entityAt(r), set.entityAt(l)));
             assertArrayEquals(new int[]{2, 1, 0}, order);
             assertEquals(List.of(A, B, C), packed(set), "a group applies the order with permute, after its checks");
@@ -161,7 +161,7 @@ class OrderClaimTest
     {
         try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B))
         {
-            final OrderClaim claim = set.claimOrder("group G");
+            final OrderClaim claim = OrderClaim.claim(set, "group G");
             set.forEach(entity ->
             {
                 final IllegalStateException refused =
@@ -177,7 +177,7 @@ class OrderClaimTest
     {
         try (PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B))
         {
-            final OrderClaim claim = set.claimOrder("group G");
+            final OrderClaim claim = OrderClaim.claim(set, "group G");
             claim.release();
             claim.release();
             assertFalse(claim.isHeld());
@@ -187,7 +187,7 @@ class OrderClaimTest
                 refused.getMessage());
             set.swapElements(A, B);
             assertEquals(List.of(B, A), packed(set));
-            final OrderClaim again = set.claimOrder("group H");
+            final OrderClaim again = OrderClaim.claim(set, "group H");
             claim.release();
             assertEquals("group H", set.ownerName());
             assertTrue(again.isHeld());
@@ -198,7 +198,7 @@ class OrderClaimTest
     void aClosedSetRefusesItsClaim()
     {
         final PayloadSet set = setOf(DeletionPolicy.SWAP_AND_POP, A, B);
-        final OrderClaim claim = set.claimOrder("group G");
+        final OrderClaim claim = OrderClaim.claim(set, "group G");
         set.close();
         assertThrows(IllegalStateException.class, () -> claim.swap(0, 1));
         assertThrows(IllegalStateException.class, () -> claim.permute(new int[0], 0));
