@@ -11,7 +11,6 @@ import dev.cairn.storage.ComponentStorage;
 import dev.cairn.internal.StorageHook;
 import dev.cairn.storage.Storages;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,11 +40,11 @@ import java.util.function.LongConsumer;
  * miss an event: it reserves room before each insert into a trigger storage, so following a change cannot fail for
  * lack of memory.
  * <p>
- * <b>Iterating.</b> {@link #forEach(LongConsumer)} walks the observed entities back to front. The action may change
- * any component of any entity: an entity that leaves the observer meanwhile leaves a hole, so no entity is visited
- * twice and none is visited after it left; entities entering meanwhile are not visited (they are kept for the next
- * walk, unless cleared). Generated observers ({@link dev.cairn.Observer}) walk it with positioned component accessors through
- * {@link #extent()}, {@link #entityAt(int)}, {@link #beginIteration()} and {@link #endIteration()}.
+ * <b>Walking.</b> {@link #forEach(LongConsumer)} walks the observed entities in the order they entered, and follows
+ * the rule of every walk (see {@link dev.cairn.View}): while it runs, the structure holds still, and what the action
+ * changes (components added or removed, entities destroyed, {@link #clear()}) is applied when it returns. Generated
+ * observers ({@link dev.cairn.Observer}) walk it with positioned component accessors through {@link #extent()} and
+ * {@link #entityAt(int)}.
  * <p>
  * {@link #close()} detaches the observer and frees its memory; closing the world does too. Not thread-safe.
  */
@@ -58,21 +57,29 @@ public final class RuntimeObserver implements AutoCloseable
     private final Map<ComponentStorage<?>, Follower> followers;
     private final String description;
 
-    private RuntimeObserver(final Builder builder)
+    RuntimeObserver(
+        final List<ComponentStorage<?>> onAdded,
+        final List<ComponentStorage<?>> onUpdated,
+        final List<ComponentStorage<?>> required,
+        final List<ComponentStorage<?>> without,
+        final String description,
+        final OffHeap offHeap,
+        final Walks walks,
+        final EntityPool pool)
     {
-        this.required = builder.required().toArray(new ComponentStorage<?>[0]);
-        this.excluded = builder.without.toArray(new ComponentStorage<?>[0]);
-        this.description = builder.describe();
-        this.walks = builder.walks;
+        this.required = required.toArray(new ComponentStorage<?>[0]);
+        this.excluded = without.toArray(new ComponentStorage<?>[0]);
+        this.description = description;
+        this.walks = walks;
         this.entities = SparseSet.onSharedMemory(
-            DeletionPolicy.SWAP_AND_POP, builder.offHeap, builder.walks, builder.pool, "observer of " + description);
+            DeletionPolicy.SWAP_AND_POP, offHeap, walks, pool, "observer of " + description);
         this.followers = new LinkedHashMap<>();
-        for (final ComponentStorage<?> storage : builder.required())
+        for (final ComponentStorage<?> storage : required)
         {
             followers.put(storage, new Follower(
-                storage, builder.onAdded.contains(storage), builder.onUpdated.contains(storage), true, false));
+                storage, onAdded.contains(storage), onUpdated.contains(storage), true, false));
         }
-        for (final ComponentStorage<?> storage : builder.without)
+        for (final ComponentStorage<?> storage : without)
         {
             followers.put(storage, new Follower(storage, false, false, false, true));
         }
@@ -354,224 +361,6 @@ public final class RuntimeObserver implements AutoCloseable
             {
                 entities.remove(entity);
             }
-        }
-    }
-
-    /**
-     * Collects an observer's rule; {@link dev.cairn.world.World#observer()} makes one.
-     */
-    public static final class Builder
-    {
-        private final Storages world;
-        private final OffHeap offHeap;
-        private final Walks walks;
-        private final EntityPool pool;
-        private final List<ComponentStorage<?>> onAdded = new ArrayList<>();
-        private final List<ComponentStorage<?>> onUpdated = new ArrayList<>();
-        private final List<ComponentStorage<?>> with = new ArrayList<>();
-        private final List<ComponentStorage<?>> without = new ArrayList<>();
-
-        /**
-         * Starts a rule over a world's storages.
-         *
-         * @param world   where component classes are looked up.
-         * @param offHeap the world's memory, which the observer's set shares.
-         * @param walks   the world's walks.
-         * @param pool    the world's entities.
-         */
-        public Builder(final Storages world, final OffHeap offHeap, final Walks walks, final EntityPool pool)
-        {
-            this.world = world;
-            this.offHeap = offHeap;
-            this.walks = walks;
-            this.pool = pool;
-        }
-
-        /**
-         * Entities enter when one of these components is added to them (and they match).
-         *
-         * @param components component records; each becomes required too.
-         * @return this builder.
-         */
-        @SafeVarargs
-        public final Builder onAdded(final Class<? extends Record>... components)
-        {
-            return addTo(onAdded, components);
-        }
-
-        /**
-         * Entities enter when one of these components is updated ({@code patch}, {@code markUpdated}; and they match).
-         *
-         * @param components component records; each becomes required too.
-         * @return this builder.
-         */
-        @SafeVarargs
-        public final Builder onUpdated(final Class<? extends Record>... components)
-        {
-            return addTo(onUpdated, components);
-        }
-
-        /**
-         * Components an entity must also have to enter and to stay.
-         *
-         * @param components component records.
-         * @return this builder.
-         */
-        @SafeVarargs
-        public final Builder with(final Class<? extends Record>... components)
-        {
-            return addTo(with, components);
-        }
-
-        /**
-         * Components an entity must not have to enter and to stay.
-         *
-         * @param components component records.
-         * @return this builder.
-         */
-        @SafeVarargs
-        public final Builder without(final Class<? extends Record>... components)
-        {
-            return addTo(without, components);
-        }
-
-        /**
-         * As {@link #onAdded(Class[])}, with storages of this world.
-         *
-         * @param storages storages of this world.
-         * @return this builder.
-         */
-        public Builder onAdded(final ComponentStorage<?>... storages)
-        {
-            return addTo(onAdded, storages);
-        }
-
-        /**
-         * As {@link #onUpdated(Class[])}, with storages of this world.
-         *
-         * @param storages storages of this world.
-         * @return this builder.
-         */
-        public Builder onUpdated(final ComponentStorage<?>... storages)
-        {
-            return addTo(onUpdated, storages);
-        }
-
-        /**
-         * As {@link #with(Class[])}, with storages of this world.
-         *
-         * @param storages storages of this world.
-         * @return this builder.
-         */
-        public Builder with(final ComponentStorage<?>... storages)
-        {
-            return addTo(with, storages);
-        }
-
-        /**
-         * As {@link #without(Class[])}, with storages of this world.
-         *
-         * @param storages storages of this world.
-         * @return this builder.
-         */
-        public Builder without(final ComponentStorage<?>... storages)
-        {
-            return addTo(without, storages);
-        }
-
-        /**
-         * Creates the observer; it starts empty and observes from now on.
-         *
-         * @return the observer.
-         * @throws IllegalArgumentException  if the rule has no trigger, or a component is both required and excluded.
-         * @throws IllegalStateException     if the world is closed.
-         * @throws dev.cairn.OffHeapExhaustedException if its memory cannot be allocated.
-         */
-        public RuntimeObserver build()
-        {
-            if (walks.isParallel())
-            {
-                throw walks.refusedChange("build an observer", "build it before the parallel walk or after it");
-            }
-            if (onAdded.isEmpty() && onUpdated.isEmpty())
-            {
-                throw new IllegalArgumentException(
-                    "an observer needs a trigger: call onAdded(...) or onUpdated(...) with at least one component");
-            }
-            for (final ComponentStorage<?> storage : without)
-            {
-                if (required().contains(storage))
-                {
-                    throw new IllegalArgumentException(
-                        storage.type().recordClass().getSimpleName() + " is both required and excluded by this " +
-                        "observer's rule, so nothing could ever enter it; list it on one side only");
-                }
-                storage.ensureOpen();
-            }
-            for (final ComponentStorage<?> storage : required())
-            {
-                storage.ensureOpen();
-            }
-            return new RuntimeObserver(this);
-        }
-
-        /** The triggers and the {@code with} components, each once, in the order given. */
-        private List<ComponentStorage<?>> required()
-        {
-            final List<ComponentStorage<?>> all = new ArrayList<>();
-            for (final List<ComponentStorage<?>> list : List.of(onAdded, onUpdated, with))
-            {
-                for (final ComponentStorage<?> storage : list)
-                {
-                    if (!all.contains(storage))
-                    {
-                        all.add(storage);
-                    }
-                }
-            }
-            return all;
-        }
-
-        private String describe()
-        {
-            final StringBuilder text = new StringBuilder();
-            describe(text, "added", onAdded);
-            describe(text, "updated", onUpdated);
-            describe(text, "with", with);
-            describe(text, "without", without);
-            return text.toString();
-        }
-
-        private static void describe(final StringBuilder text, final String label, final List<ComponentStorage<?>> list)
-        {
-            if (list.isEmpty())
-            {
-                return;
-            }
-            text.append(text.length() == 0 ? "" : " ").append(label);
-            for (final ComponentStorage<?> storage : list)
-            {
-                text.append(' ').append(storage.type().recordClass().getSimpleName());
-            }
-        }
-
-        @SafeVarargs
-        private Builder addTo(final List<ComponentStorage<?>> list, final Class<? extends Record>... components)
-        {
-            for (final Class<? extends Record> component : components)
-            {
-                list.add(world.storage(java.util.Objects.requireNonNull(component, "a component class is null")));
-            }
-            return this;
-        }
-
-        private Builder addTo(final List<ComponentStorage<?>> list, final ComponentStorage<?>... storages)
-        {
-            for (final ComponentStorage<?> storage : storages)
-            {
-                list.add(world.requireOwn(storage, "observer"));
-            }
-            return this;
         }
     }
 }

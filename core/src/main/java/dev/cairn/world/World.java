@@ -3,6 +3,8 @@ package dev.cairn.world;
 import dev.cairn.Entity;
 import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.internal.EntityPool;
+import dev.cairn.group.GroupBuilder;
+import dev.cairn.group.GroupRegistry;
 import dev.cairn.group.RuntimeGroup;
 import dev.cairn.internal.Access;
 import dev.cairn.internal.RawSet;
@@ -11,6 +13,7 @@ import dev.cairn.internal.Deferred;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.OffHeap;
 import dev.cairn.internal.Walks;
+import dev.cairn.observer.ObserverBuilder;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signal.Connection;
 import dev.cairn.signal.EntitySignal;
@@ -68,7 +71,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
         new EntitySignal("a listener of World: created", this::checkListenersChangeable, null);
     private final EntitySignal destroyingSignal =
         new EntitySignal("a listener of World: destroying", this::checkListenersChangeable, null);
-    private final RuntimeGroup.Registry groups;
+    private final GroupRegistry groups;
     /** How many times {@link #reset()} forgot every handle. */
     private long resets;
     /** Indexed by {@link ComponentType#id()}; null where this world has no storage of that type. */
@@ -153,7 +156,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
         this.offHeap = new OffHeap("World", maxOffHeapBytes);
         this.walks = new Walks("World", true);
         this.entities = new EntityPool(offHeap, walks, maxEntities);
-        this.groups = new RuntimeGroup.Registry(this, offHeap, walks, entities);
+        this.groups = new GroupRegistry(this, offHeap, walks, entities);
     }
 
     /**
@@ -766,13 +769,13 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
      * RuntimeObserver moved = world.observer().onUpdated(Position.class).with(Velocity.class).build();
      * }</pre>
      *
-     * @return a builder; {@link RuntimeObserver.Builder#build()} creates the observer.
+     * @return a builder; {@link ObserverBuilder#build()} creates the observer.
      * @throws IllegalStateException if the world is closed.
      */
-    public RuntimeObserver.Builder observer()
+    public ObserverBuilder observer()
     {
         ensureOpen();
-        return new RuntimeObserver.Builder(this, offHeap, walks, entities);
+        return new ObserverBuilder(this, offHeap, walks, entities);
     }
 
     /**
@@ -783,10 +786,10 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
      * RuntimeGroup movement = world.group().owning(Position.class, Velocity.class).without(Frozen.class).build();
      * }</pre>
      *
-     * @return a builder; {@link RuntimeGroup.Builder#build()} creates the group.
+     * @return a builder; {@link GroupBuilder#build()} creates the group.
      * @throws IllegalStateException if the world is closed.
      */
-    public RuntimeGroup.Builder group()
+    public GroupBuilder group()
     {
         ensureOpen();
         return groups.builder();
