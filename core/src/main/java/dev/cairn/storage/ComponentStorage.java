@@ -47,7 +47,7 @@ import java.util.Arrays;
  *
  * @param <R> the component record.
  */
-public abstract class ComponentStorage<R extends Record> extends SparseSet implements Deferred.Target
+public abstract class ComponentStorage<R extends Record> extends SparseSet
 {
     static
     {
@@ -215,7 +215,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
             {
                 return false;
             }
-            walks.deferred().remove(this, entity);
+            walks.deferred().remove(raw, entity);
             return true;
         }
         if (!signals.hasRemovalListeners())
@@ -483,7 +483,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
                 "write the existing value instead of adding it");
         }
         requireInsertable(entity);
-        return walks().deferred().add(this, entity, rows.bytes());
+        return walks().deferred().add(raw, entity, rows.bytes());
     }
 
     /**
@@ -552,7 +552,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
         {
             if (isDeferring())
             {
-                walks().deferred().updated(this, entity);
+                walks().deferred().updated(raw, entity);
                 return;
             }
             signals.sendUpdated(entity, index);
@@ -716,34 +716,6 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
         return signals.sendRemoving(entity, index);
     }
 
-    @Override
-    public final boolean isAlive(final long entity)
-    {
-        return Entity.isWellFormed(entity) && (pool == null || pool.isAlive(entity));
-    }
-
-    @Override
-    public final void applyAdd(final long entity, final byte[] row, final int offset)
-    {
-        put(entity, row, offset, false);
-    }
-
-    @Override
-    public final void applyRemove(final long entity)
-    {
-        remove(entity);
-    }
-
-    @Override
-    public final void applyUpdated(final long entity)
-    {
-        final int index = indexOf(entity);
-        if (index >= 0 && signals.isUpdateSignalled())
-        {
-            signals.sendUpdated(entity, index);
-        }
-    }
-
     long columnAddressOf(final int column)
     {
         return columnAddress(column);
@@ -781,6 +753,11 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
         return ticks;
     }
 
+    private boolean isAlive(final long entity)
+    {
+        return Entity.isWellFormed(entity) && (pool == null || pool.isAlive(entity));
+    }
+
     private void requireInsertable(final long entity)
     {
         if (!Entity.isWellFormed(entity))
@@ -812,7 +789,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
                 return false;
             }
             requireInsertable(entity);
-            final Row recorded = walks().deferred().add(this, entity, rows.bytes());
+            final Row recorded = walks().deferred().add(raw, entity, rows.bytes());
             System.arraycopy(row, offset, recorded.bytes(), recorded.offset(), rows.bytes());
             return true;
         }
@@ -847,8 +824,36 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet imple
     }
 
     /** What the engine's other packages reach of the storage: see {@link RawStorage}. */
-    private final class Raw implements RawStorage
+    private final class Raw implements RawStorage, Deferred.Target
     {
+        @Override
+        public boolean isAlive(final long entity)
+        {
+            return ComponentStorage.this.isAlive(entity);
+        }
+
+        @Override
+        public void applyAdd(final long entity, final byte[] row, final int offset)
+        {
+            put(entity, row, offset, false);
+        }
+
+        @Override
+        public void applyRemove(final long entity)
+        {
+            remove(entity);
+        }
+
+        @Override
+        public void applyUpdated(final long entity)
+        {
+            final int index = indexOf(entity);
+            if (index >= 0 && signals.isUpdateSignalled())
+            {
+                signals.sendUpdated(entity, index);
+            }
+        }
+
         @Override
         public void attach(final StorageHook hook)
         {

@@ -61,16 +61,13 @@ import java.util.function.LongConsumer;
  * Not thread-safe: use a world from one thread at a time; only the guard of {@link #close()} against iterations works
  * across threads.
  */
-public final class World implements AutoCloseable, Storages, Deferred.Target
+public final class World implements AutoCloseable, Storages
 {
     private final OffHeap offHeap;
     private final Walks walks;
     private final EntityPool entities;
     private final Clock clock = new Clock(this::checkTickChangeable);
-    private final EntitySignal createdSignal =
-        new EntitySignal("a listener of World: created", this::checkListenersChangeable, null);
-    private final EntitySignal destroyingSignal =
-        new EntitySignal("a listener of World: destroying", this::checkListenersChangeable, null);
+    private final EntityLifecycle lifecycle;
     private final GroupRegistry groups;
     /** How many times {@link #reset()} forgot every handle. */
     private long resets;
@@ -101,7 +98,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
             "dev.cairn.signal.Signal",
             "dev.cairn.snapshot.SourceMap",
             "dev.cairn.storage.ComponentStorage",
-                        "dev.cairn.storage.ComponentType",
+            "dev.cairn.storage.ComponentType",
             "dev.cairn.storage.FieldType",
             "dev.cairn.storage.StorageSignals",
             "dev.cairn.snapshot.SnapshotMapping$1",
@@ -157,6 +154,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
         this.walks = new Walks("World", true);
         this.entities = new EntityPool(offHeap, walks, maxEntities);
         this.groups = new GroupRegistry(this, offHeap, walks, entities);
+        this.lifecycle = new EntityLifecycle(this, entities, walks, this::checkListenersChangeable);
     }
 
     /**
@@ -172,70 +170,9 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
      */
     public long create()
     {
-        final long entity = entities.create();
-        if (!createdSignal.isEmpty())
-        {
-            announceCreated(entity);
-        }
-        return entity;
+        return lifecycle.create();
     }
 
-    private void announceCreated(final long entity)
-    {
-        if (walks.isDeferring())
-        {
-            walks.deferred().task(new Created(entity));
-            return;
-        }
-        final int hold = walks.hold(createdSignal.toString());
-        final Throwable failure = createdSignal.send(entity, null);
-        endHold(hold, failure);
-    }
-
-    /** Ends a hold around listeners, applying what they deferred, and throws what they and that threw. */
-    private void endHold(final int hold, final Throwable failure)
-    {
-        Failures.rethrow(failure == null ? endCollecting(hold) : walks.end(hold, failure));
-    }
-
-    private Throwable endCollecting(final int token)
-    {
-        try
-        {
-            walks.end(token);
-            return null;
-        }
-        catch (final RuntimeException | Error thrown)
-        {
-            return thrown;
-        }
-    }
-
-    /** A creation announced when deferred changes are applied; dropped if the entity died meanwhile. */
-    private final class Created implements Runnable
-    {
-        private final long entity;
-
-        Created(final long entity)
-        {
-            this.entity = entity;
-        }
-
-        @Override
-        public void run()
-        {
-            if (valid(entity))
-            {
-                announceCreated(entity);
-            }
-        }
-
-        @Override
-        public String toString()
-        {
-            return "the created listeners of " + Entity.toString(entity);
-        }
-    }
     /**
      * Creates {@code count} entities into {@code entities[0, count)}, then announces them to the created listeners in
      * that order; one that a listener destroyed before its turn is not announced (its destroying was).
@@ -247,31 +184,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
      */
     public void create(final long[] entities, final int count)
     {
-        this.entities.create(entities, 0, count);
-        if (createdSignal.isEmpty())
-        {
-            return;
-        }
-        if (walks.isDeferring())
-        {
-            for (int i = 0; i < count; i++)
-            {
-                walks.deferred().task(new Created(entities[i]));
-            }
-            return;
-        }
-        final int operation = walks.beginOperation("create(entities, " + count + ")");
-        Throwable failure = null;
-        for (int i = 0; i < count; i++)
-        {
-            if (valid(entities[i]))
-            {
-                final int hold = walks.hold(createdSignal.toString());
-                failure = createdSignal.send(entities[i], failure);
-                walks.end(hold);
-            }
-        }
-        endHold(operation, failure);
+        lifecycle.create(entities, count);
     }
     /**
      * Destroys an entity and removes it from every storage that holds it. Inside a walk or a listener the destroy is
@@ -283,26 +196,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
      */
     public void destroy(final long entity)
     {
-        if (walks.isDeferring())
-        {
-            entities.requireAlive(entity);
-            walks.deferred().destroy(this, entity);
-            return;
-        }
-        if (isSignalled())
-        {
-            destroyAnnounced(entity, "destroy(" + Entity.toString(entity) + ")");
-            return;
-        }
-        entities.destroy(entity);
-        // Storages match exact handles, so the destroyed handle still finds its components; removal never allocates.
-        for (final ComponentStorage<?> storage : created)
-        {
-            if (storage.size() > 0)
-            {
-                storage.remove(entity);
-            }
-        }
+        lifecycle.destroy(entity);
     }
     /**
      * Destroys {@code entities[0, count)}, with the result of {@link #destroy(long)} called on each in order, but
@@ -321,88 +215,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
     public void destroy(final long[] entities, final int count)
     {
         ensureOpen();
-        if (walks.isDeferring())
-        {
-            this.entities.requireAliveOnce(entities, 0, count);
-            for (int i = 0; i < count; i++)
-            {
-                walks.deferred().destroy(this, entities[i]);
-            }
-            return;
-        }
-        if (isSignalled())
-        {
-            this.entities.requireAliveOnce(entities, 0, count);
-            final int operation = walks.beginOperation("destroy(entities, " + count + ")");
-            Throwable failure = null;
-            for (int i = 0; i < count; i++)
-            {
-                try
-                {
-                    destroyAnnounced(entities[i], null);
-                }
-                catch (final RuntimeException | Error thrown)
-                {
-                    failure = Failures.collect(failure, thrown);
-                }
-            }
-            endHold(operation, failure);
-            return;
-        }
-        this.entities.destroy(entities, 0, count);
-        for (final ComponentStorage<?> storage : created)
-        {
-            if (storage.size() > 0)
-            {
-                storage.removeAll(entities, 0, count);
-            }
-        }
-    }
-
-    /**
-     * Destroy while listeners watch, as one operation: the destroying listeners first, with the entity whole; then
-     * each component's removal (its removal listeners told); then the release of the handle. What the listeners change
-     * is applied when the outermost operation returns.
-     *
-     * @param operation what the operation is called in messages, or null inside an operation of the caller's.
-     */
-    private void destroyAnnounced(final long entity, final String operation)
-    {
-        entities.requireAlive(entity);
-        final int token = operation == null ? -1 : walks.beginOperation(operation);
-        Throwable failure = null;
-        if (!destroyingSignal.isEmpty())
-        {
-            final int hold = walks.hold(destroyingSignal.toString());
-            failure = destroyingSignal.send(entity, null);
-            walks.end(hold);
-        }
-        for (final ComponentStorage<?> storage : created)
-        {
-            try
-            {
-                storage.remove(entity);
-            }
-            catch (final RuntimeException | Error thrown)
-            {
-                failure = Failures.collect(failure, thrown);
-            }
-        }
-        entities.destroy(entity);
-        if (token == -1)
-        {
-            Failures.rethrow(failure);
-        }
-        else
-        {
-            endHold(token, failure);
-        }
-    }
-
-    /** Whether anything listens for an entity or a component leaving. */
-    private boolean isSignalled()
-    {
-        return !destroyingSignal.isEmpty() || entities.hasSignalledStorages();
+        lifecycle.destroy(entities, count);
     }
 
     /**
@@ -446,49 +259,24 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
     public void clear()
     {
         ensureOpen();
-        if (walks.isDeferring())
-        {
-            // Made in order: the entities alive now are destroyed when the walk ends, not those created after this;
-            // the highest index first, so that the lowest is created again first, as after a clear made at once.
-            final long[] alive = new long[entities.aliveCount()];
-            final int[] count = new int[1];
-            entities.forEach(entity -> alive[count[0]++] = entity);
-            final Deferred deferred = walks.deferred();
-            for (int k = count[0] - 1; k >= 0; k--)
-            {
-                deferred.destroy(this, alive[k]);
-            }
-            return;
-        }
-        if (isSignalled())
-        {
-            destroyEachEntity("clear()");
-        }
-        entities.clear();
-        clearStorages();
+        lifecycle.clear();
     }
 
-    private void clearStorages()
-    {
-        for (final ComponentStorage<?> storage : created)
-        {
-            storage.clear();
-        }
-    }
-
+    /**
+     * Forgets every entity, as if the world had never created one: every storage is emptied, and the next entity
+     * created gets index 0, version 0. Listeners are told of each destroy first, as {@link #clear()} tells them. Handles
+     * kept from before name nothing, or entities created since: {@link #resets()} counts the resets, so that code
+     * holding handles (a command buffer) can tell.
+     *
+     * @throws IllegalStateException if the world is closed, or a walk or listener holds its structure.
+     */
     public void reset()
     {
         ensureOpen();
         walks.refuseWhileDeferring("reset() the World", "a reset forgets every handle, which the walk or listener " +
             "would go on using; call it after the walk or listener returns, or clear() the world, which waits for " +
             "their end");
-        if (isSignalled())
-        {
-            destroyEachEntity("reset()");
-        }
-        // Not entities.clear(): the pool forgets its entities, so putting them on its free stack first is wasted.
-        clearStorages();
-        entities.reset();
+        lifecycle.reset();
         resets++;
     }
 
@@ -504,34 +292,6 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
     }
 
     /**
-     * What clear() and reset() do while listeners watch: each entity is destroyed as {@link #destroy(long)} does it,
-     * from the highest index to the lowest, in one operation.
-     *
-     * @param operation the call, for messages.
-     */
-    private void destroyEachEntity(final String operation)
-    {
-        final int token = walks.beginOperation(operation);
-        Throwable failure = null;
-        for (int index = entities.createdCount(); --index >= 0; )
-        {
-            final long entity = entities.aliveAt(index);
-            if (entity != Entity.NULL)
-            {
-                try
-                {
-                    destroyAnnounced(entity, null);
-                }
-                catch (final RuntimeException | Error thrown)
-                {
-                    failure = Failures.collect(failure, thrown);
-                }
-            }
-        }
-        endHold(token, failure);
-    }
-
-    /**
      * Connects a listener to every entity created, called once it is alive.
      *
      * @param listener receives each new entity.
@@ -540,7 +300,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
      */
     public Connection onCreated(final LongConsumer listener)
     {
-        return createdSignal.connect(listener);
+        return lifecycle.createdSignal.connect(listener);
     }
 
     /**
@@ -554,7 +314,7 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
      */
     public Connection onDestroying(final LongConsumer listener)
     {
-        return destroyingSignal.connect(listener);
+        return lifecycle.destroyingSignal.connect(listener);
     }
 
     /**
@@ -866,6 +626,12 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
         return offHeap.budget();
     }
 
+    /** The storages this world made, in the order it made them: what a destroy or a clear visits. */
+    ComponentStorage<?>[] created()
+    {
+        return created;
+    }
+
     private <R extends Record, S extends ComponentStorage<R>> S createStorage(final ComponentType<R, S> type)
     {
         ensureOpen();
@@ -943,18 +709,6 @@ public final class World implements AutoCloseable, Storages, Deferred.Target
             throw walks.refusedChange("advance the tick of the World", "the actions of the walk stamp their writes " +
                 "with the tick; advance it after the walk");
         }
-    }
-
-    @Override
-    public boolean isAlive(final long entity)
-    {
-        return entities.isAlive(entity);
-    }
-
-    @Override
-    public void applyDestroy(final long entity)
-    {
-        destroy(entity);
     }
 
     private void ensureOpen()

@@ -1,0 +1,310 @@
+package dev.cairn.world;
+
+import dev.cairn.Entity;
+import dev.cairn.internal.Deferred;
+import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.Walks;
+import dev.cairn.signal.EntitySignal;
+import dev.cairn.storage.ComponentStorage;
+
+/**
+ * How a world creates and destroys entities, with their listeners: a create is made at once and announced (when the
+ * walk or listener under way returns, inside one); a destroy while nothing listens releases the handle and removes
+ * the entity from every storage; while something listens (the world's destroying listeners, a storage's removal
+ * listeners, groups and observers), a destroy is one operation of the world: the destroying listeners with the entity
+ * whole, then each component's removal, then the release, and what the listeners change is applied once it is done.
+ * Inside a walk or a listener, destroys are recorded and made when it returns.
+ */
+final class EntityLifecycle implements Deferred.Target
+{
+    private final World world;
+    private final EntityPool entities;
+    private final Walks walks;
+    final EntitySignal createdSignal;
+    final EntitySignal destroyingSignal;
+
+    EntityLifecycle(final World world, final EntityPool entities, final Walks walks, final Runnable listenersGuard)
+    {
+        this.world = world;
+        this.entities = entities;
+        this.walks = walks;
+        this.createdSignal = new EntitySignal("a listener of World: created", listenersGuard, null);
+        this.destroyingSignal = new EntitySignal("a listener of World: destroying", listenersGuard, null);
+    }
+
+    long create()
+    {
+        final long entity = entities.create();
+        if (!createdSignal.isEmpty())
+        {
+            announceCreated(entity);
+        }
+        return entity;
+    }
+
+    void create(final long[] created, final int count)
+    {
+        entities.create(created, 0, count);
+        if (createdSignal.isEmpty())
+        {
+            return;
+        }
+        if (walks.isDeferring())
+        {
+            for (int i = 0; i < count; i++)
+            {
+                walks.deferred().task(new Created(created[i]));
+            }
+            return;
+        }
+        final int operation = walks.beginOperation("create(entities, " + count + ")");
+        Throwable failure = null;
+        for (int i = 0; i < count; i++)
+        {
+            if (entities.isAlive(created[i]))
+            {
+                final int hold = walks.hold(createdSignal.toString());
+                failure = createdSignal.send(created[i], failure);
+                walks.end(hold);
+            }
+        }
+        endHold(operation, failure);
+    }
+
+    void destroy(final long entity)
+    {
+        if (walks.isDeferring())
+        {
+            entities.requireAlive(entity);
+            walks.deferred().destroy(this, entity);
+            return;
+        }
+        if (isSignalled())
+        {
+            destroyAnnounced(entity, "destroy(" + Entity.toString(entity) + ")");
+            return;
+        }
+        entities.destroy(entity);
+        // Storages match exact handles, so the destroyed handle still finds its components; removal never allocates.
+        for (final ComponentStorage<?> storage : world.created())
+        {
+            if (storage.size() > 0)
+            {
+                storage.remove(entity);
+            }
+        }
+    }
+
+    void destroy(final long[] destroyed, final int count)
+    {
+        if (walks.isDeferring())
+        {
+            entities.requireAliveOnce(destroyed, 0, count);
+            for (int i = 0; i < count; i++)
+            {
+                walks.deferred().destroy(this, destroyed[i]);
+            }
+            return;
+        }
+        if (isSignalled())
+        {
+            entities.requireAliveOnce(destroyed, 0, count);
+            final int operation = walks.beginOperation("destroy(entities, " + count + ")");
+            Throwable failure = null;
+            for (int i = 0; i < count; i++)
+            {
+                try
+                {
+                    destroyAnnounced(destroyed[i], null);
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Failures.collect(failure, thrown);
+                }
+            }
+            endHold(operation, failure);
+            return;
+        }
+        entities.destroy(destroyed, 0, count);
+        for (final ComponentStorage<?> storage : world.created())
+        {
+            if (storage.size() > 0)
+            {
+                storage.removeAll(destroyed, 0, count);
+            }
+        }
+    }
+
+    /** Destroys every entity: the next creates take the freed indices from the lowest up, listened to or not. */
+    void clear()
+    {
+        if (walks.isDeferring())
+        {
+            // Made in order: the entities alive now are destroyed when the walk ends, not those created after this;
+            // the highest index first, so that the lowest is created again first, as after a clear made at once.
+            final long[] alive = new long[entities.aliveCount()];
+            final int[] count = new int[1];
+            entities.forEach(entity -> alive[count[0]++] = entity);
+            final Deferred deferred = walks.deferred();
+            for (int k = count[0] - 1; k >= 0; k--)
+            {
+                deferred.destroy(this, alive[k]);
+            }
+            return;
+        }
+        if (isSignalled())
+        {
+            destroyEachEntity("clear()");
+        }
+        entities.clear();
+        clearStorages();
+    }
+
+    /** Forgets every entity, after telling the listeners of each destroy. */
+    void reset()
+    {
+        if (isSignalled())
+        {
+            destroyEachEntity("reset()");
+        }
+        // Not entities.clear(): the pool forgets its entities, so putting them on its free stack first is wasted.
+        clearStorages();
+        entities.reset();
+    }
+
+    @Override
+    public boolean isAlive(final long entity)
+    {
+        return entities.isAlive(entity);
+    }
+
+    @Override
+    public void applyDestroy(final long entity)
+    {
+        destroy(entity);
+    }
+
+    private void clearStorages()
+    {
+        for (final ComponentStorage<?> storage : world.created())
+        {
+            storage.clear();
+        }
+    }
+
+    /** Whether anything listens for an entity or a component leaving. */
+    private boolean isSignalled()
+    {
+        return !destroyingSignal.isEmpty() || entities.hasSignalledStorages();
+    }
+
+    /**
+     * A destroy while listeners watch, as one operation.
+     *
+     * @param operation what the operation is called in messages, or null inside an operation of the caller's.
+     */
+    private void destroyAnnounced(final long entity, final String operation)
+    {
+        entities.requireAlive(entity);
+        final int token = operation == null ? -1 : walks.beginOperation(operation);
+        Throwable failure = null;
+        if (!destroyingSignal.isEmpty())
+        {
+            final int hold = walks.hold(destroyingSignal.toString());
+            failure = destroyingSignal.send(entity, null);
+            walks.end(hold);
+        }
+        for (final ComponentStorage<?> storage : world.created())
+        {
+            try
+            {
+                storage.remove(entity);
+            }
+            catch (final RuntimeException | Error thrown)
+            {
+                failure = Failures.collect(failure, thrown);
+            }
+        }
+        entities.destroy(entity);
+        if (token == -1)
+        {
+            Failures.rethrow(failure);
+        }
+        else
+        {
+            endHold(token, failure);
+        }
+    }
+
+    /** Destroys each entity as {@link #destroy(long)} does, from the highest index to the lowest, in one operation. */
+    private void destroyEachEntity(final String operation)
+    {
+        final int token = walks.beginOperation(operation);
+        Throwable failure = null;
+        for (int index = entities.createdCount(); --index >= 0; )
+        {
+            final long entity = entities.aliveAt(index);
+            if (entity != Entity.NULL)
+            {
+                try
+                {
+                    destroyAnnounced(entity, null);
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Failures.collect(failure, thrown);
+                }
+            }
+        }
+        endHold(token, failure);
+    }
+
+    private void announceCreated(final long entity)
+    {
+        if (walks.isDeferring())
+        {
+            walks.deferred().task(new Created(entity));
+            return;
+        }
+        final int hold = walks.hold(createdSignal.toString());
+        final Throwable failure = createdSignal.send(entity, null);
+        endHold(hold, failure);
+    }
+
+    /** Ends a hold or operation around listeners, applying what they deferred, and throws what they and that threw. */
+    private void endHold(final int hold, final Throwable failure)
+    {
+        if (failure != null)
+        {
+            Failures.rethrow(walks.end(hold, failure));
+        }
+        walks.end(hold);
+    }
+
+    /** A creation announced when deferred changes are applied; dropped if the entity died meanwhile. */
+    private final class Created implements Runnable
+    {
+        private final long entity;
+
+        Created(final long entity)
+        {
+            this.entity = entity;
+        }
+
+        @Override
+        public void run()
+        {
+            if (entities.isAlive(entity))
+            {
+                announceCreated(entity);
+            }
+        }
+
+        @Override
+        public String toString()
+        {
+            return "the created listeners of " + Entity.toString(entity);
+        }
+    }
+}
