@@ -201,6 +201,8 @@ final class GroupModelTest
         /** Structural changes made during a walk or a comparator, applied to the model when it returns. */
         private final List<Runnable> pending = new ArrayList<>();
         private boolean walkingBlocks;
+        /** The entities whose destroy the walk under way recorded. */
+        private final List<Long> doomed = new ArrayList<>();
 
         Run(final World world)
         {
@@ -465,13 +467,15 @@ final class GroupModelTest
          * and applied when the walk returns, as the world applies them; until then the world must answer as the model
          * did when the walk began, and the walk must visit exactly the entities that matched then, each once.
          */
-        private void iterate(final Rule rule, final int value)
+        private void iterate(final Rule chosen, final int value)
         {
-            final RuntimeGroup group = open.get(rule);
+            final Rule rule = openRuleFrom(chosen);
+            final RuntimeGroup group = rule == null ? null : open.get(rule);
             if (group == null)
             {
                 return;
             }
+            doomed.clear();
             final Set<Long> expected = matching(rule);
             final Map<Kind, Integer> sizes = new HashMap<>();
             for (final Kind kind : Kind.values())
@@ -559,6 +563,20 @@ final class GroupModelTest
                 expected.size() + " matched");
         }
 
+        /** The chosen group's rule if it is open, or else the first open one after it: walks are where deferral is. */
+        private Rule openRuleFrom(final Rule chosen)
+        {
+            for (int k = 0; k < Rule.values().length; k++)
+            {
+                final Rule rule = Rule.values()[(chosen.ordinal() + k) % Rule.values().length];
+                if (open.containsKey(rule))
+                {
+                    return rule;
+                }
+            }
+            return null;
+        }
+
         /** What the action of a walk does at one visit; the structural changes are pending in the model. */
         private void change(final Rule rule, final long entity, final int step)
         {
@@ -569,6 +587,7 @@ final class GroupModelTest
             {
                 case 0:
                     world.destroy(entity);
+                    doomed.add(entity);
                     pending.add(() -> modelDestroy(entity));
                     break;
                 case 1:
@@ -580,20 +599,26 @@ final class GroupModelTest
                 }
                 case 2:
                 case 3:
-                    // Another entity gains a component: it may join or leave any group, the walked one included.
-                    if (!model.get(kind).containsKey(other))
+                {
+                    // Another entity gains a component: it may join or leave any group, the walked one included. One
+                    // whose destroy is recorded gains it too: the add is dropped when it is applied after the destroy.
+                    final long target = what == 3 && !doomed.isEmpty() ? doomed.get(step % doomed.size()) : other;
+                    if (!model.get(kind).containsKey(target))
                     {
-                        add(kind, other, step);
-                        pending.add(() -> modelAdd(kind, other, step));
+                        add(kind, target, step);
+                        pending.add(() -> modelAdd(kind, target, step));
                     }
                     else
                     {
-                        storages.get(kind).erase(other);
-                        pending.add(() -> modelRemove(kind, other));
+                        storages.get(kind).erase(target);
+                        pending.add(() -> modelRemove(kind, target));
                     }
                     break;
+                }
                 case 4:
+                    // Destroyed twice now and then: the second destroy is dropped.
                     world.destroy(other);
+                    doomed.add(other);
                     pending.add(() -> modelDestroy(other));
                     break;
                 case 5:
