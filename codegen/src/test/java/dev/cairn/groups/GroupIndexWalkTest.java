@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.IntConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,12 +62,12 @@ final class GroupIndexWalkTest
             positions.xAt(i, positions.xAt(i) + velocities.dxAt(i));
         });
 
-        final List<Integer> backwards = new ArrayList<>();
-        for (int i = movement.size() - 1; i >= 0; i--)
+        final List<Integer> forwards = new ArrayList<>();
+        for (int i = 0; i < movement.size(); i++)
         {
-            backwards.add(i);
+            forwards.add(i);
         }
-        assertEquals(backwards, order, "every index of the range once, from the back");
+        assertEquals(forwards, order, "every index of the range once, from the front");
         for (int i = 0; i < e.length; i++)
         {
             final float moved = i % 4 != 0 ? i + 100 + i : i;
@@ -124,25 +125,27 @@ final class GroupIndexWalkTest
     }
 
     @Test
-    void anEntityNotYetVisitedLeavingStopsTheWalkInsteadOfVisitingAnotherTwice()
+    void entitiesNotYetVisitedLeavingAreStillVisitedAtTheirIndexAndLeaveWhenTheWalkEnds()
     {
         final long[] e = movers(8);
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
         final List<Long> visited = new ArrayList<>();
 
-        final IllegalStateException stopped = assertThrows(IllegalStateException.class, () ->
-            movement.forEachIndex(i ->
+        movement.forEachIndex(i ->
+        {
+            visited.add(positions.entityAt(i));
+            assertEquals(i, (int)positions.xAt(i), "the index still holds the entity it held when the walk began");
+            if (visited.size() == 1)
             {
-                visited.add(positions.entityAt(i));
-                if (visited.size() == 1)
+                for (int k = 0; k < 4; k++)
                 {
-                    velocities.erase(movement.group().entityAt(0));
+                    velocities.erase(movement.group().entityAt(k));
                 }
-            }));
+            }
+        });
 
-        assertTrue(stopped.getMessage().contains("other entities left or joined it"), stopped.getMessage());
-        assertEquals(visited.size(), new HashSet<>(visited).size(), "no entity visited twice: " + visited);
-        assertEquals(e.length - 1, movement.size(), "the change itself was made");
+        assertEquals(List.of(e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]), visited);
+        assertEquals(e.length - 4, movement.size(), "the leaves were made when the walk returned");
     }
 
     @Test
@@ -154,6 +157,7 @@ final class GroupIndexWalkTest
         final IllegalStateException refused =
             assertThrows(IllegalStateException.class, () -> movement.forEachIndex(i -> world.close()));
         assertTrue(!world.isClosed(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("GroupFixtures_MovementGroup.forEachIndex"), refused.getMessage());
         final int[] visits = {0};
         movement.forEachIndex(i -> visits[0]++);
         assertEquals(4, visits[0], "the refused close left the walk usable");
@@ -166,7 +170,7 @@ final class GroupIndexWalkTest
     }
 
     @Test
-    void theParallelWalkGivesEachIndexOnceAndLocksTheStructure()
+    void theParallelWalkGivesEachIndexOnceAndMakesTheChangesOfItsActionsWhenItReturns()
     {
         movers(5000);
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
@@ -179,9 +183,10 @@ final class GroupIndexWalkTest
                 visits.incrementAndGet(i);
                 positions.yAt(i, positions.yAt(i) + velocities.dxAt(i));
             });
-            final IllegalStateException locked = assertThrows(IllegalStateException.class, () ->
-                movement.parallelForEachIndex(pool, Chunks.AUTOMATIC, i -> velocities.erase(positions.entityAt(i))));
-            assertTrue(locked.getMessage().contains("CommandBuffer"), locked.getMessage());
+            final IllegalStateException refused = assertThrows(IllegalStateException.class, () ->
+                movement.parallelForEachIndex(pool, Chunks.AUTOMATIC, i -> world.create()));
+            assertTrue(refused.getMessage().contains("GroupFixtures_MovementGroup.parallelForEachIndex") &&
+                refused.getMessage().contains("CommandBuffer"), refused.getMessage());
             movement.parallelForEachIndex(i -> visits.incrementAndGet(i));
             assertThrows(IllegalArgumentException.class, () -> movement.parallelForEachIndex(pool, -1, i -> { }));
             assertThrows(NullPointerException.class, () -> movement.parallelForEachIndex(pool, 1, null));
@@ -199,10 +204,33 @@ final class GroupIndexWalkTest
         final int[] twice = new int[counts.length];
         Arrays.fill(twice, 2);
         assertTrue(Arrays.equals(twice, counts), "each index once per walk, on the given pool and the common one");
-        assertEquals(5000, movement.size(), "the refused erases changed nothing");
+        assertEquals(5000, movement.size(), "the refused creates changed nothing");
         for (int i = 0; i < movement.size(); i++)
         {
             assertEquals(positions.xAt(i), positions.yAt(i), "index " + i + " written once, with its own velocity");
+        }
+
+        final ForkJoinPool again = new ForkJoinPool(2);
+        try
+        {
+            movement.parallelForEachIndex(again, 64, i ->
+            {
+                if (i % 2 == 0)
+                {
+                    velocities.erase(positions.entityAt(i));
+                }
+                assertEquals(5000, movement.size(), "the group holds still until the walk returns");
+            });
+        }
+        finally
+        {
+            again.shutdown();
+        }
+        assertEquals(2500, movement.size(), "the erases were made when the walk returned");
+        assertFalse(world.isDeferring());
+        for (int i = 0; i < movement.size(); i++)
+        {
+            assertEquals(1, (int)positions.xAt(i) % 2, "only the odd ones are left");
         }
     }
 
@@ -245,7 +273,7 @@ final class GroupIndexWalkTest
             assertEquals(positions.entityAt(i), velocities.entityAt(i));
         });
 
-        assertEquals(List.of(4, 3, 2, 1, 0), order);
+        assertEquals(List.of(0, 1, 2, 3, 4), order);
         final IllegalStateException refused =
             assertThrows(IllegalStateException.class, () -> nonOwning.forEachIndex(i -> { }));
         assertTrue(refused.getMessage().contains("forEach"), refused.getMessage());
@@ -254,7 +282,7 @@ final class GroupIndexWalkTest
     }
 
     @Test
-    void aNullActionIsRefusedEvenWhenTheGroupIsEmptyAndSortingOrClosingFromAWalkNamesTheGroup()
+    void aNullActionIsRefusedEvenWhenTheGroupIsEmptyAndSortingOrClosingFromAWalkNamesTheWalk()
     {
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
         final NullPointerException empty = assertThrows(NullPointerException.class, () -> movement.forEachIndex(null));
@@ -263,13 +291,17 @@ final class GroupIndexWalkTest
         final GroupFixtures_AcceleratedGroup accelerated = new GroupFixtures_AcceleratedGroup(world);
 
         final IllegalStateException sorting = assertThrows(IllegalStateException.class,
-            () -> movement.forEachIndex(i -> movement.sort(positions.comparingX())));
+            () -> movement.forEachIndex(i -> accelerated.sort(positions.comparingX())));
         final IllegalStateException closing = assertThrows(IllegalStateException.class,
             () -> movement.forEachIndex(i -> accelerated.close()));
 
-        assertTrue(sorting.getMessage().startsWith("cannot sort group"), sorting.getMessage());
-        assertTrue(closing.getMessage().contains("or its storage"), closing.getMessage());
+        assertTrue(sorting.getMessage().startsWith("cannot sort group GroupFixtures_AcceleratedGroup") &&
+            sorting.getMessage().contains("while GroupFixtures_MovementGroup.forEachIndex runs"), sorting.getMessage());
+        assertTrue(closing.getMessage().startsWith("cannot close group GroupFixtures_AcceleratedGroup") &&
+            closing.getMessage().contains("while GroupFixtures_MovementGroup.forEachIndex runs"), closing.getMessage());
         assertTrue(accelerated.isOpen(), "the refused close left the group open");
+        accelerated.close();
+        movement.sort(positions.comparingX());
     }
 
     private long[] entities(final int count)

@@ -198,6 +198,11 @@ final class GroupModelTest
         private final Map<Rule, GroupFixtures_MovementGroup> movementGroups = new HashMap<>();
         private final Set<Long> alive = new LinkedHashSet<>();
         private final Map<Kind, Map<Long, Integer>> model = new HashMap<>();
+        /** Structural changes made during a walk or a comparator, applied to the model when it returns. */
+        private final List<Runnable> pending = new ArrayList<>();
+        private boolean walkingBlocks;
+        /** The entities whose destroy the walk under way recorded. */
+        private final List<Long> doomed = new ArrayList<>();
 
         Run(final World world)
         {
@@ -285,7 +290,7 @@ final class GroupModelTest
                     closeGroup(op.rule());
                     break;
                 case SORT:
-                    sort(op.rule());
+                    sort(op.rule(), op.value());
                     break;
                 case ITERATE:
                     iterate(op.rule(), op.value());
@@ -400,7 +405,7 @@ final class GroupModelTest
             }
         }
 
-        private void sort(final Rule rule)
+        private void sort(final Rule rule, final int value)
         {
             final RuntimeGroup group = open.get(rule);
             if (group == null || !group.isOwning())
@@ -410,9 +415,23 @@ final class GroupModelTest
             final boolean innermost = open.keySet().stream().noneMatch(other -> other != rule &&
                 !other.owns.isEmpty() && nests(other, rule) && sharesOwned(other, rule));
             final ComponentStorage<?> first = group.owned(0);
+            final int size = group.size();
+            final boolean[] changed = {value % 2 != 0};
             try
             {
-                group.sort((left, right) -> Integer.compare(valueAt(first, right), valueAt(first, left)));
+                group.sort((left, right) ->
+                {
+                    if (!changed[0])
+                    {
+                        // A comparator's changes wait for the sort's end, as a listener's do.
+                        changed[0] = true;
+                        final long victim = pick(value * 7919);
+                        world.destroy(victim);
+                        pending.add(() -> modelDestroy(victim));
+                        check(group.size() == size, "a destroy from the comparator of " + rule + " was made at once");
+                    }
+                    return Integer.compare(valueAt(first, right), valueAt(first, left));
+                });
                 check(innermost, rule + " was sorted though a group nests in it");
             }
             catch (final IllegalStateException refused)
@@ -421,10 +440,18 @@ final class GroupModelTest
                     refused.getMessage());
                 return;
             }
-            // Iteration runs from the back, so the comparator's order (descending values) is ascending in the array.
+            finally
+            {
+                applyPending();
+            }
+            if (changed[0] && value % 2 == 0)
+            {
+                return; // the destroy was made after the sort, which may have swapped the order
+            }
+            // The comparator's first entity goes to index 0 and walks run from the front: descending values.
             for (int i = 1; i < group.extent(); i++)
             {
-                check(valueAt(first, i - 1) <= valueAt(first, i), "the sort did not order " + rule);
+                check(valueAt(first, i - 1) >= valueAt(first, i), "the sort did not order " + rule);
             }
         }
 
@@ -433,82 +460,254 @@ final class GroupModelTest
             return a.owns.stream().anyMatch(b.owns::contains);
         }
 
-        /** Walks a group, removing the entity it visits (or one of its components) now and then. */
-        private void iterate(final Rule rule, final int value)
+        /**
+         * Walks a group with an action that changes the world at each visit: destroys the entity it visits or
+         * another, removes components, adds components to other entities (which makes them join or leave any group),
+         * creates entities and adds to them, writes fields. Structural changes are recorded in the model as pending
+         * and applied when the walk returns, as the world applies them; until then the world must answer as the model
+         * did when the walk began, and the walk must visit exactly the entities that matched then, each once.
+         */
+        private void iterate(final Rule chosen, final int value)
         {
-            final RuntimeGroup group = open.get(rule);
+            final Rule rule = openRuleFrom(chosen);
+            final RuntimeGroup group = rule == null ? null : open.get(rule);
             if (group == null)
             {
                 return;
             }
+            doomed.clear();
             final Set<Long> expected = matching(rule);
+            final Map<Kind, Integer> sizes = new HashMap<>();
+            for (final Kind kind : Kind.values())
+            {
+                sizes.put(kind, model.get(kind).size());
+            }
             final Set<Long> seen = new HashSet<>();
             final int[] step = {value};
             final java.util.function.LongConsumer visit = entity ->
             {
                 check(seen.add(entity), "a walk of " + rule + " visited " + Entity.toString(entity) + " twice");
                 check(expected.contains(entity), "a walk of " + rule + " visited " + Entity.toString(entity) +
-                    ", which does not match");
-                if (step[0]++ % 4 == 0)
+                    ", which did not match when the walk began");
+                check(group.size() == expected.size(), rule + " changed its size during its walk");
+                check(world.isDeferring(), "a walk of " + rule + " does not defer");
+                for (final Kind kind : Kind.values())
                 {
-                    world.destroy(entity);
-                    alive.remove(entity);
-                    for (final Map<Long, Integer> values : model.values())
-                    {
-                        values.remove(entity);
-                    }
+                    check(storages.get(kind).memberCount() == sizes.get(kind), storages.get(kind).name() +
+                        " changed its members during a walk of " + rule);
                 }
-                else if (step[0] % 4 == 1)
-                {
-                    final Kind kind = (rule.owns.isEmpty() ? rule.with : rule.owns).iterator().next();
-                    storages.get(kind).erase(entity);
-                    model.get(kind).remove(entity);
-                }
+                change(rule, entity, step[0]++);
             };
             final GroupFixtures_MovementGroup generated = movementGroups.get(rule);
-            if (generated != null && value % 4 == 2)
+            final int how = generated != null ? value % 5 : group.isOwning() && value % 2 == 1 ? 1 : 4;
+            switch (how)
             {
-                walkBlocks(rule, generated, expected, value);
-                return;
-            }
-            if (generated != null && value % 4 == 1)
-            {
-                generated.forEachIndex(i ->
+                case 0:
+                    generated.forEach((entity, p, v) ->
+                    {
+                        check(p.x() == model.get(Kind.POS).get(entity) && v.dx() == model.get(Kind.VEL).get(entity),
+                            "the Refs of " + Entity.toString(entity) + " read another entity");
+                        visit.accept(entity);
+                    });
+                    break;
+                case 1:
                 {
-                    final long entity = pos.entityAt(i);
-                    check(vel.entityAt(i) == entity, "index " + i + " of the owned storages holds two " +
-                        "entities during a walk of " + rule);
-                    check(pos.xAt(i) == model.get(Kind.POS).get(entity) &&
-                        vel.dxAt(i) == model.get(Kind.VEL).get(entity),
-                        "index " + i + " does not hold the values of " + Entity.toString(entity));
-                    visit.accept(entity);
-                });
+                    final java.util.function.IntConsumer byIndex = i ->
+                    {
+                        final long entity = group.owned(0).entityAt(i);
+                        for (int k = 1; k < group.ownedCount(); k++)
+                        {
+                            check(group.owned(k).entityAt(i) == entity, "index " + i + " of the owned storages " +
+                                "holds two entities during a walk of " + rule);
+                        }
+                        check(valueAt(group.owned(0), i) == model.get(kindOf(group.owned(0))).get(entity),
+                            "index " + i + " does not hold the values of " + Entity.toString(entity));
+                        visit.accept(entity);
+                    };
+                    if (generated != null)
+                    {
+                        generated.forEachIndex(byIndex);
+                    }
+                    else
+                    {
+                        group.forEachIndex(byIndex);
+                    }
+                    break;
+                }
+                case 2:
+                    walkingBlocks = true;
+                    try
+                    {
+                        walkBlocks(rule, generated, expected, value, visit);
+                    }
+                    finally
+                    {
+                        walkingBlocks = false;
+                    }
+                    break;
+                case 3:
+                    for (GroupFixtures_MovementGroup.Cursor cursor = generated.cursor(); cursor.next(); )
+                    {
+                        check(cursor.pos().x() == model.get(Kind.POS).get(cursor.entity()), "the cursor of " + rule +
+                            " reads another entity");
+                        visit.accept(cursor.entity());
+                    }
+                    break;
+                default:
+                    group.forEach(visit);
+                    break;
             }
-            else if (generated != null && value % 4 == 0)
-            {
-                generated.forEach((entity, p, v) ->
-                {
-                    check(p.x() == model.get(Kind.POS).get(entity) && v.dx() == model.get(Kind.VEL).get(entity),
-                        "the Refs of " + Entity.toString(entity) + " read another entity");
-                    visit.accept(entity);
-                });
-            }
-            else
-            {
-                group.forEach(visit);
-            }
+            check(!world.isDeferring(), "the walk of " + rule + " left the world deferring");
+            applyPending();
             check(seen.equals(expected), "a walk of " + rule + " visited " + seen.size() + " entities, " +
                 expected.size() + " matched");
         }
 
+        /** The chosen group's rule if it is open, or else the first open one after it: walks are where deferral is. */
+        private Rule openRuleFrom(final Rule chosen)
+        {
+            for (int k = 0; k < Rule.values().length; k++)
+            {
+                final Rule rule = Rule.values()[(chosen.ordinal() + k) % Rule.values().length];
+                if (open.containsKey(rule))
+                {
+                    return rule;
+                }
+            }
+            return null;
+        }
+
+        /** What the action of a walk does at one visit; the structural changes are pending in the model. */
+        private void change(final Rule rule, final long entity, final int step)
+        {
+            final int what = step % 8;
+            final long other = pick(step * 31 + 17);
+            final Kind kind = Kind.values()[(step / 8) % Kind.values().length];
+            switch (what)
+            {
+                case 0:
+                    world.destroy(entity);
+                    doomed.add(entity);
+                    pending.add(() -> modelDestroy(entity));
+                    break;
+                case 1:
+                {
+                    final Kind required = (rule.owns.isEmpty() ? rule.with : rule.owns).iterator().next();
+                    storages.get(required).erase(entity);
+                    pending.add(() -> modelRemove(required, entity));
+                    break;
+                }
+                case 2:
+                case 3:
+                {
+                    // Another entity gains a component: it may join or leave any group, the walked one included. One
+                    // whose destroy is recorded gains it too: the add is dropped when it is applied after the destroy.
+                    final long target = what == 3 && !doomed.isEmpty() ? doomed.get(step % doomed.size()) : other;
+                    if (!model.get(kind).containsKey(target))
+                    {
+                        add(kind, target, step);
+                        pending.add(() -> modelAdd(kind, target, step));
+                    }
+                    else
+                    {
+                        storages.get(kind).erase(target);
+                        pending.add(() -> modelRemove(kind, target));
+                    }
+                    break;
+                }
+                case 4:
+                    // Destroyed twice now and then: the second destroy is dropped.
+                    world.destroy(other);
+                    doomed.add(other);
+                    pending.add(() -> modelDestroy(other));
+                    break;
+                case 5:
+                    if (alive.size() < MAX_ENTITIES)
+                    {
+                        final long born = world.create();
+                        check(world.valid(born), "a create inside a walk is not made at once");
+                        alive.add(born);
+                        for (final Kind each : rule.owns.isEmpty() ? rule.with : rule.owns)
+                        {
+                            add(each, born, step);
+                            pending.add(() -> modelAdd(each, born, step));
+                        }
+                    }
+                    break;
+                case 6:
+                    // A block walk copies its writable Pos arrays back after the action: it keeps those values.
+                    if (!isTag(kind) && model.get(kind).containsKey(entity) && !(walkingBlocks && kind == Kind.POS))
+                    {
+                        write(kind, entity, step);
+                        model.get(kind).put(entity, step);
+                    }
+                    break;
+                default:
+                    if (step % 40 == 7)
+                    {
+                        storages.get(kind).clear();
+                        pending.add(() -> model.get(kind).clear());
+                    }
+                    break;
+            }
+        }
+
+        /** Applies the model's pending changes in the order made, as the world applies deferred ones. */
+        private void applyPending()
+        {
+            for (final Runnable change : pending)
+            {
+                change.run();
+            }
+            pending.clear();
+        }
+
+        /** A pending destroy: dropped if the entity is no longer alive. */
+        private void modelDestroy(final long entity)
+        {
+            if (alive.remove(entity))
+            {
+                for (final Map<Long, Integer> values : model.values())
+                {
+                    values.remove(entity);
+                }
+            }
+        }
+
+        /** A pending add: dropped if the entity is no longer alive; overwrites a component it has by then. */
+        private void modelAdd(final Kind kind, final long entity, final int value)
+        {
+            if (alive.contains(entity))
+            {
+                model.get(kind).put(entity, isTag(kind) ? 0 : value);
+            }
+        }
+
+        /** A pending removal: nothing if the entity no longer has the component. */
+        private void modelRemove(final Kind kind, final long entity)
+        {
+            model.get(kind).remove(entity);
+        }
+
+        private Kind kindOf(final ComponentStorage<?> storage)
+        {
+            for (final Map.Entry<Kind, ComponentStorage<?>> entry : storages.entrySet())
+            {
+                if (entry.getValue() == storage)
+                {
+                    return entry.getKey();
+                }
+            }
+            throw new IllegalArgumentException(storage.name());
+        }
+
         /**
          * Walks a generated group by block: checks each block against the model, writes new positions through the
-         * writable arrays and garbage into a read-only one, and tries a destroy, which the locked structure refuses.
+         * writable arrays and garbage into a read-only one, and visits each entity with the changing action.
          */
-        private void walkBlocks(
-            final Rule rule, final GroupFixtures_MovementGroup generated, final Set<Long> expected, final int value)
+        private void walkBlocks(final Rule rule, final GroupFixtures_MovementGroup generated, final Set<Long> expected,
+            final int value, final java.util.function.LongConsumer visit)
         {
-            final Set<Long> seen = new HashSet<>();
             final int[] next = {0};
             generated.forEachBlock(block ->
             {
@@ -523,8 +722,8 @@ final class GroupModelTest
                     final long entity = block.entity(i);
                     check(pos.entityAt(block.start() + i) == entity && vel.entityAt(block.start() + i) == entity,
                         "element " + i + " of a block of " + rule + " is not the owned storages' entity there");
-                    check(seen.add(entity) && expected.contains(entity), "a block walk of " + rule + " visited " +
-                        Entity.toString(entity) + " twice, or one that does not match");
+                    check(expected.contains(entity), "a block walk of " + rule + " visited " +
+                        Entity.toString(entity) + ", which does not match");
                     check(x[i] == model.get(Kind.POS).get(entity) && y[i] == -x[i] &&
                         dx[i] == model.get(Kind.VEL).get(entity), "a block of " + rule + " holds other values for " +
                         Entity.toString(entity));
@@ -534,18 +733,13 @@ final class GroupModelTest
                     model.get(Kind.POS).put(entity, written);
                     dx[i] = Float.NaN;
                 }
-                try
+                for (int i = 0; i < block.length(); i++)
                 {
-                    world.destroy(block.entity(0));
-                    check(false, "a destroy inside a block walk of " + rule + " was not refused");
-                }
-                catch (final IllegalStateException expectedRefusal)
-                {
-                    // the structure is locked
+                    visit.accept(block.entity(i));
                 }
             });
-            check(next[0] == generated.size() && seen.equals(expected), "a block walk of " + rule + " visited " +
-                seen.size() + " entities, " + expected.size() + " matched");
+            check(next[0] == expected.size(), "a block walk of " + rule + " covered " + next[0] + " entities, " +
+                expected.size() + " matched");
         }
 
         void verify()
@@ -667,7 +861,7 @@ final class GroupModelTest
                     pos.patch(entity, value, -value);
                     break;
                 case VEL:
-                    vel.ref().moveTo(vel.indexOf(entity)).dx(value);
+                    new GroupFixtures_VelStorage.Ref(vel).moveTo(vel.indexOf(entity)).dx(value);
                     vel.dy(entity, -value);
                     break;
                 case ACC:

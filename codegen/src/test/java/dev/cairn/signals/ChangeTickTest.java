@@ -65,7 +65,7 @@ final class ChangeTickTest
         final List<Runnable> writes = List.of(
             () -> bodies.x(a, 1f),
             () -> bodies.yAt(bodies.indexOf(a), 2f),
-            () -> bodies.ref().moveTo(bodies.indexOf(a)).x(3f),
+            () -> new SignalFixtures_BodyStorage.Ref(bodies).moveTo(bodies.indexOf(a)).x(3f),
             () -> bodies.patch(a, 4f, 4f),
             () -> bodies.patch(a, new Body(5f, 5f)),
             () -> bodies.markUpdated(a));
@@ -91,7 +91,7 @@ final class ChangeTickTest
         bodies.emplace(b, 2f, 2f);
         final int ended = world.advanceTick();
         bodies.x(a);
-        bodies.ref().moveTo(bodies.indexOf(b)).y();
+        new SignalFixtures_BodyStorage.Ref(bodies).moveTo(bodies.indexOf(b)).y();
         bodies.get(a);
 
         bodies.erase(a);

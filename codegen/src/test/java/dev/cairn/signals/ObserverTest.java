@@ -43,7 +43,7 @@ final class ObserverTest
     }
 
     @Test
-    void clearingTheObserverInItsWalkAndTriggeringItAgainVisitsNoEntityTwice()
+    void clearingTheObserverInItsWalkWaitsForItsEndAndThePatchesMadeAfterTheClearEnterItAgain()
     {
         final RuntimeObserver observer = world.observer().onAdded(Body.class).onUpdated(Body.class).build();
         final List<Long> all = new ArrayList<>();
@@ -60,18 +60,20 @@ final class ObserverTest
             if (visits.size() == 1)
             {
                 observer.clear();
-                for (int k = 4; k >= 0; k--)
+                assertEquals(5, observer.size(), "the clear waits for the walk's end");
+                for (int k = 4; k >= 1; k--)
                 {
                     bodies.patch(all.get(k), 9, 9);
+                    assertEquals(9f, bodies.x(all.get(k)), "a patch writes at once");
                 }
             }
         });
-        assertEquals(1, visits.size(), "the others left with the clear, and entities entering are not visited: " +
-            visits);
-        assertEquals(5, observer.size(), "the patches triggered it again");
+        assertEquals(all, visits, "every entity the walk began with, front to back (entry order), once");
+        assertEquals(4, observer.size(), "cleared, then the four patches, told after the clear, entered again");
+        assertFalse(observer.contains(all.get(0)));
         final List<Long> next = new ArrayList<>();
         observer.forEach(next::add);
-        assertEquals(5, new java.util.HashSet<>(next).size());
+        assertEquals(List.of(all.get(4), all.get(3), all.get(2), all.get(1)), next, "in the order they entered");
     }
 
     @Test
@@ -108,9 +110,10 @@ final class ObserverTest
                 }
             });
 
-            assertEquals(1, visits[0], "frame " + frame + ": only the first entity, the others left with the clear");
+            assertEquals(50, visits[0], "frame " + frame + ": the clear waited for the walk's end");
+            assertEquals(50, visits[1], "frame " + frame);
             assertEquals(50, runtime.size());
-            assertEquals(50, runtime.extent(), "frame " + frame + ": the holes of the clear were filled");
+            assertEquals(50, runtime.extent(), "frame " + frame + ": no holes");
             assertEquals(50, generated.size());
             if (frame == 10)
             {
@@ -121,7 +124,7 @@ final class ObserverTest
     }
 
     @Test
-    void aPatchThatAnObserverWalkedNowCannotMakeRoomForIsRefusedWithNothingWritten()
+    void patchesMadeDuringAnObserversWalkAfterItsClearNeedNoNewMemoryWithTheBudgetSpent()
     {
         try (World small = new World(1024, 1 << 20))
         {
@@ -148,33 +151,28 @@ final class ObserverTest
                     step >>= 1;
                 }
             }
-            final List<Long> refused = new ArrayList<>();
+            final long bytes = small.offHeapBytes();
+            final int[] visits = {0};
 
-            // Each visit makes the entity leave (its speed goes) and enter again through an update: while the walk
-            // runs the observer cannot refill the hole it left, so it needs a new slot.
+            // The first visit clears the observer and every visit patches its entity: the clear is made when the walk
+            // returns, then the updates, in the order made, and each entity enters again where it was before.
             observer.forEach((entity, body, speed) ->
             {
-                smallSpeeds.remove(entity);
-                smallSpeeds.emplace(entity, 7);
-                try
+                if (visits[0]++ == 0)
                 {
-                    smallBodies.patch(entity, 1234f, 0f);
+                    observer.clear();
                 }
-                catch (final OffHeapExhaustedException ex)
-                {
-                    refused.add(entity);
-                }
+                smallBodies.patch(entity, 1234f, 0f);
             });
 
-            assertFalse(refused.isEmpty(), "the budget left no room for every entry");
+            assertEquals(100, visits[0]);
+            assertEquals(bytes, small.offHeapBytes(), "no new memory");
             small.forEachEntity(entity ->
             {
-                final boolean patched = smallBodies.x(entity) == 1234f;
-                assertEquals(!refused.contains(entity), patched, Entity.toString(entity) + ": a refused patch " +
-                    "wrote nothing, every other one was written");
-                assertEquals(patched, observer.contains(entity), Entity.toString(entity) + ": the observer holds " +
-                    "exactly the entities whose patch went through");
+                assertEquals(1234f, smallBodies.x(entity), Entity.toString(entity));
+                assertTrue(observer.contains(entity), Entity.toString(entity) + " entered again");
             });
+            assertEquals(100, observer.size());
         }
     }
 
@@ -281,7 +279,7 @@ final class ObserverTest
     }
 
     @Test
-    void theActionMayMakeOtherEntitiesLeaveAndEnterAndEachIsVisitedOnceIfItWasThereWhenTheWalkStarted()
+    void theActionMayMakeOtherEntitiesLeaveAndEnterAndTheWalkVisitsExactlyTheEntitiesItBeganWithOnce()
     {
         final SignalFixtures_BodyChangesObserver generated = new SignalFixtures_BodyChangesObserver(world);
         assertEachStartingMemberVisitedOnce(
@@ -289,8 +287,7 @@ final class ObserverTest
             other ->
             {
                 speeds.erase(other);
-                speeds.emplace(other, 7);
-                bodies.patch(other, 1f, 1f);
+                bodies.patch(other, 1f, 1f); // told after the erase: it does not match any more, so it stays out
             },
             newcomer ->
             {
@@ -300,12 +297,7 @@ final class ObserverTest
         generated.close();
 
         final RuntimeObserver runtime = world.observer().onAdded(Body.class).with(Speed.class).build();
-        assertEachStartingMemberVisitedOnce(runtime::forEach,
-            other ->
-            {
-                bodies.erase(other);
-                bodies.emplace(other, 1f, 1f);
-            },
+        assertEachStartingMemberVisitedOnce(runtime::forEach, bodies::erase,
             newcomer ->
             {
                 speeds.emplace(newcomer, 1);
@@ -314,24 +306,19 @@ final class ObserverTest
         runtime.close();
 
         final SignalFixtures_NewGhostsObserver tags = new SignalFixtures_NewGhostsObserver(world);
-        assertEachStartingMemberVisitedOnce(action -> tags.forEach(action::accept),
-            other ->
-            {
-                ghosts.erase(other);
-                ghosts.emplace(other);
-            },
-            ghosts::emplace);
+        assertEachStartingMemberVisitedOnce(action -> tags.forEach(action::accept), ghosts::erase, ghosts::emplace);
     }
 
     /**
-     * Makes 40 entities enter an observer, then walks it with an action that, at each visit, makes the next member not
-     * visited yet leave and enter again, and makes a new entity enter: each member present at the start and not made
-     * to leave is visited exactly once, and no entity that left or entered meanwhile is.
+     * Makes 40 entities enter an observer, then walks it with an action that, at every other visit, makes the next
+     * member not visited yet leave, and at each visit makes a new entity enter: the walk visits each member present
+     * at the start exactly once, those made to leave included (they leave when it returns), and none that entered
+     * meanwhile; afterwards the observer holds the members that stayed and the newcomers.
      */
     private void assertEachStartingMemberVisitedOnce(
-        final Consumer<LongConsumer> walk, final LongConsumer leaveAndEnterAgain, final LongConsumer enter)
+        final Consumer<LongConsumer> walk, final LongConsumer leave, final LongConsumer enter)
     {
-        final Set<Long> atStart = new LinkedHashSet<>();
+        final List<Long> atStart = new ArrayList<>();
         for (int i = 0; i < 40; i++)
         {
             final long entity = world.create();
@@ -345,14 +332,16 @@ final class ObserverTest
         walk.accept(entity ->
         {
             assertTrue(atStart.contains(entity), Entity.toString(entity) + " entered meanwhile but was visited");
-            assertFalse(madeToLeave.contains(entity), Entity.toString(entity) + " left meanwhile but was visited");
             visited.add(entity);
-            for (final long other : atStart)
+            if (visited.size() % 2 == 1)
             {
-                if (!visited.contains(other) && madeToLeave.add(other))
+                for (final long other : atStart)
                 {
-                    leaveAndEnterAgain.accept(other);
-                    break;
+                    if (!visited.contains(other) && madeToLeave.add(other))
+                    {
+                        leave.accept(other);
+                        break;
+                    }
                 }
             }
             final long newcomer = world.create();
@@ -360,16 +349,14 @@ final class ObserverTest
             entered.add(newcomer);
         });
 
-        assertEquals(visited.size(), new HashSet<>(visited).size(), "an entity was visited twice: " + visited);
-        final Set<Long> expected = new HashSet<>(atStart);
-        expected.removeAll(madeToLeave);
-        assertEquals(expected, new HashSet<>(visited));
-        assertEquals(20, visited.size());
+        assertEquals(atStart, visited, "each member the walk began with, once, in entry order");
+        assertEquals(20, madeToLeave.size());
         final Set<Long> next = new HashSet<>();
         walk.accept(next::add);
         final Set<Long> kept = new HashSet<>(atStart);
+        kept.removeAll(madeToLeave);
         kept.addAll(entered);
-        assertEquals(kept, next, "the next walk sees every member, those that entered meanwhile included");
+        assertEquals(kept, next, "the next walk sees the members that stayed and those that entered meanwhile");
         world.clear();
     }
 
@@ -505,8 +492,12 @@ final class ObserverTest
 
         observer.forEach((e, body, speed) ->
         {
-            assertThrows(IllegalStateException.class, world::close);
-            assertThrows(IllegalStateException.class, observer::close);
+            final IllegalStateException world = assertThrows(IllegalStateException.class, this.world::close);
+            final IllegalStateException own = assertThrows(IllegalStateException.class, observer::close);
+            assertTrue(world.getMessage().contains("while SignalFixtures_BodyChangesObserver.forEach runs"),
+                world.getMessage());
+            assertTrue(own.getMessage().contains("while SignalFixtures_BodyChangesObserver.forEach runs") &&
+                own.getMessage().contains("after the walk"), own.getMessage());
         });
         world.close();
 

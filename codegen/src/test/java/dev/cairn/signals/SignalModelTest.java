@@ -11,10 +11,8 @@ import dev.cairn.signals.SignalFixtures.Stunned;
 import dev.cairn.storage.ComponentStorage;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,6 +20,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -29,10 +28,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * Model-based test of signals, observers and change ticks: seeded random sequences of world and storage operations
  * on five storages (every deletion policy, tracked and untracked, two tags) with listeners connected, some of which
  * change the world (a ghost loses its health, a stun updates the body, a body's removal lifts the stun, a ghost's
- * destroy removes its body first) and one of which throws (a negative speed). After every operation the events the
- * listeners received must equal the model's expected sequence (in any order for a storage's {@code clear()}, whose
- * order follows the packed array), and the storages, the change ticks and four observers (three generated, one built
- * at run time) must equal the model.
+ * destroy removes its body first) and one of which throws (a negative speed), and walks whose actions change the
+ * world at every visit. What listeners and walks change is deferred: the model records it and applies it, round after
+ * round, when the operation that announced it or the walk returns, with the rules of deferral (a change to an entity no
+ * longer alive is dropped, an add of a component the entity has by then overwrites it, a removal of one it lacks does
+ * nothing). After every operation the events the listeners received must equal the model's expected sequence (in any
+ * order where a storage's {@code clear()} announces, whose order follows the packed array), and the storages, the
+ * change ticks and four observers (three generated, one built at run time) must equal the model.
  */
 final class SignalModelTest
 {
@@ -50,7 +52,7 @@ final class SignalModelTest
     enum Action
     {
         CREATE(10), CREATE_MANY(2), DESTROY(8), ADD(20), REMOVE(10), PATCH(8), MARK(4), WRITE(8), CLEAR_STORAGE(1),
-        CLEAR_WORLD(1), CLEAR_OBSERVER(2), ADVANCE(5);
+        CLEAR_WORLD(1), CLEAR_OBSERVER(2), ADVANCE(5), ITERATE(6);
 
         private final int weight;
 
@@ -125,6 +127,17 @@ final class SignalModelTest
     }
 
     private record Failure(int operation, Throwable cause)
+    {
+    }
+
+    /** What a listener or a walk's action records, to be applied later. */
+    enum Change
+    {
+        CREATED, DESTROY, ADD, REMOVE, UPDATED, CLEAR
+    }
+
+    /** One recorded change. */
+    private record Recorded(Change what, Kind kind, long entity, double value)
     {
     }
 
@@ -215,8 +228,8 @@ final class SignalModelTest
         private final List<Long> recent = new ArrayList<>();
         private final Map<Kind, Map<Long, Double>> values = new HashMap<>();
         private final Map<Kind, Map<Long, int[]>> ticks = new HashMap<>();
-        private final Map<Kind, Deque<Long>> announcing = new HashMap<>();
-        private final Deque<Long> dying = new ArrayDeque<>();
+        /** Changes listeners and walks recorded, applied when the outermost operation or walk returns. */
+        private final List<Recorded> recorded = new ArrayList<>();
         private final List<ObserverModel> observers = new ArrayList<>();
         private final List<String> expected = new ArrayList<>();
         private int tick = 1;
@@ -238,7 +251,6 @@ final class SignalModelTest
             {
                 values.put(kind, new HashMap<>());
                 ticks.put(kind, new HashMap<>());
-                announcing.put(kind, new ArrayDeque<>());
             }
             // Observers attach before the listeners connect; their order among themselves does not matter.
             bodyChanges = new SignalFixtures_BodyChangesObserver(world);
@@ -301,7 +313,10 @@ final class SignalModelTest
                 case CREATE:
                     if (alive.size() < MAX_ENTITIES)
                     {
-                        created(world.create());
+                        final long entity = world.create();
+                        born(entity);
+                        announceCreated(entity);
+                        settle();
                     }
                     break;
                 case CREATE_MANY:
@@ -313,8 +328,13 @@ final class SignalModelTest
                         world.create(made, count);
                         for (final long entity : made)
                         {
-                            created(entity);
+                            born(entity);
                         }
+                        for (final long entity : made)
+                        {
+                            announceCreated(entity);
+                        }
+                        settle();
                     }
                     break;
                 }
@@ -323,6 +343,7 @@ final class SignalModelTest
                     {
                         world.destroy(e);
                         modelDestroy(e);
+                        settle();
                     }
                     else
                     {
@@ -339,11 +360,13 @@ final class SignalModelTest
                         expectThrown(IllegalStateException.class, "negative speed", () -> add(kind, e, op.value(),
                             op.how()));
                         modelAdd(kind, e, op.value());
+                        settle();
                     }
                     else
                     {
                         add(kind, e, op.value(), op.how());
                         modelAdd(kind, e, op.value());
+                        settle();
                     }
                     break;
                 case REMOVE:
@@ -352,7 +375,8 @@ final class SignalModelTest
                         if (isAlive)
                         {
                             check(world.remove(e, storages.get(kind).type().recordClass()) == has, "World.remove");
-                            modelRemove(kind, e);
+                            modelRemoveIfHas(kind, e);
+                            settle();
                         }
                         else
                         {
@@ -370,14 +394,17 @@ final class SignalModelTest
                         {
                             storages.get(kind).erase(e);
                         }
-                        modelRemove(kind, e);
+                        modelRemoveIfHas(kind, e);
+                        settle();
                     }
                     break;
                 case PATCH:
                     if (has)
                     {
                         patch(kind, e, op.value(), op.how());
-                        modelUpdate(kind, e, kind == Kind.STUNNED || kind == Kind.GHOST ? 0 : op.value());
+                        written(kind, e, isTag(kind) ? 0 : op.value());
+                        modelUpdated(kind, e);
+                        settle();
                     }
                     else
                     {
@@ -388,7 +415,9 @@ final class SignalModelTest
                     if (has)
                     {
                         storages.get(kind).markUpdated(e);
-                        modelUpdate(kind, e, values.get(kind).get(e));
+                        written(kind, e, values.get(kind).get(e));
+                        modelUpdated(kind, e);
+                        settle();
                     }
                     else
                     {
@@ -398,37 +427,20 @@ final class SignalModelTest
                 case WRITE:
                     if (has && write(kind, e, op.value(), op.how()))
                     {
-                        values.get(kind).put(e, (double)op.value());
-                        stampChanged(kind, e);
+                        written(kind, e, op.value());
                     }
                     break;
                 case CLEAR_STORAGE:
-                {
                     storages.get(kind).clear();
-                    for (final long member : new ArrayList<>(values.get(kind).keySet()))
-                    {
-                        if (values.get(kind).containsKey(member))
-                        {
-                            modelRemove(kind, member);
-                        }
-                    }
+                    modelClear(kind);
+                    settle();
                     sorted = true;
                     break;
-                }
                 case CLEAR_WORLD:
-                {
                     world.clear();
-                    final List<Long> byIndex = new ArrayList<>(alive);
-                    byIndex.sort((a, b) -> Integer.compare(Entity.index(b), Entity.index(a)));
-                    for (final long entity : byIndex)
-                    {
-                        if (alive.contains(entity))
-                        {
-                            modelDestroy(entity);
-                        }
-                    }
+                    modelClearWorld();
+                    settle();
                     break;
-                }
                 case CLEAR_OBSERVER:
                     switch (op.how())
                     {
@@ -448,9 +460,13 @@ final class SignalModelTest
                     check(world.advanceTick() == tick, "advanceTick() returned another tick than the model's");
                     tick++;
                     break;
+                case ITERATE:
+                    sorted = iterate(op);
+                    break;
                 default:
                     throw new IllegalStateException("unknown " + op);
             }
+            check(recorded.isEmpty(), "the model left changes unapplied");
             if (sorted)
             {
                 Collections.sort(log);
@@ -460,12 +476,228 @@ final class SignalModelTest
         }
 
         // ---------------------------------------------------------------------------------------------------------
-        // The model's account of what the engine does, listeners included.
+        // A walk whose action changes the world: every structural change waits for its end.
         // ---------------------------------------------------------------------------------------------------------
 
+        /**
+         * Walks a storage, the generated observer or the world's entities; at each visit the action makes a change
+         * chosen from the op (destroy, add, remove, patch, markUpdated, write, create, clear), which the model records
+         * as the engine does and applies when the walk returns. The walk must visit exactly the entities it began
+         * with, each once, and send no event meanwhile.
+         *
+         * @return whether the events are compared in any order (a storage's clear announces in packed order).
+         */
+        private boolean iterate(final Op op)
+        {
+            final Set<Long> atStart;
+            final java.util.function.Consumer<LongConsumer> walk;
+            switch (op.how())
+            {
+                case 0:
+                    atStart = new LinkedHashSet<>(values.get(op.kind()).keySet());
+                    walk = storages.get(op.kind())::forEach;
+                    break;
+                case 1:
+                    atStart = new LinkedHashSet<>(observers.get(0).held);
+                    walk = action -> bodyChanges.forEach((entity, body, speed) -> action.accept(entity));
+                    break;
+                default:
+                    atStart = new LinkedHashSet<>(alive);
+                    walk = world::forEachEntity;
+                    break;
+            }
+            final Set<Long> visited = new LinkedHashSet<>();
+            final int[] step = {op.value() + 3};
+            final boolean[] clears = {false};
+            Throwable thrown = null;
+            try
+            {
+                walk.accept(entity ->
+                {
+                    check(visited.add(entity), "a walk visited " + Entity.toString(entity) + " twice");
+                    check(atStart.contains(entity), "a walk visited " + Entity.toString(entity) + ", which it did " +
+                        "not begin with");
+                    check(log.isEmpty(), "events were sent during a walk: " + log);
+                    clears[0] |= change(entity, step[0]++, op.kind());
+                });
+            }
+            catch (final RuntimeException ex)
+            {
+                thrown = ex;
+            }
+            check(visited.equals(atStart), "a walk visited " + visited.size() + " entities, it began with " +
+                atStart.size());
+            final boolean failureExpected = settle();
+            if (failureExpected)
+            {
+                check(thrown instanceof IllegalStateException && thrown.getMessage().contains("negative speed"),
+                    "expected the walk to throw the listener's refusal of a negative speed, got " + thrown);
+            }
+            else if (thrown != null)
+            {
+                throw new AssertionError("the walk threw " + thrown, thrown);
+            }
+            return clears[0];
+        }
+
+        /** One visit's change, made through the engine and recorded in the model; true for a storage's clear. */
+        private boolean change(final long visited, final int step, final Kind walked)
+        {
+            final Kind kind = Kind.values()[(step / 9) % Kind.values().length];
+            final long other = pickAlive(step * 31 + 7);
+            final int value = step % 43 - 3;
+            switch (step % 9)
+            {
+                case 0:
+                    world.destroy(visited);
+                    record(Change.DESTROY, null, visited, 0);
+                    break;
+                case 1:
+                    world.destroy(other);
+                    record(Change.DESTROY, null, other, 0);
+                    break;
+                case 2:
+                    if (values.get(kind).containsKey(other))
+                    {
+                        refused(() -> add(kind, other, value, step % 3));
+                    }
+                    else
+                    {
+                        add(kind, other, value, step % 3);
+                        record(Change.ADD, kind, other, isTag(kind) ? 0 : value);
+                    }
+                    break;
+                case 3:
+                {
+                    final boolean has = values.get(kind).containsKey(visited);
+                    check(storages.get(kind).remove(visited) == has, "a remove in a walk answered " + !has);
+                    if (has)
+                    {
+                        record(Change.REMOVE, kind, visited, 0);
+                    }
+                    break;
+                }
+                case 4:
+                    if (values.get(kind).containsKey(other))
+                    {
+                        patch(kind, other, value, step % 2);
+                        written(kind, other, isTag(kind) ? 0 : value);
+                        record(Change.UPDATED, kind, other, 0);
+                    }
+                    break;
+                case 5:
+                    if (alive.size() < MAX_ENTITIES)
+                    {
+                        final long entity = world.create();
+                        check(world.valid(entity), "a create in a walk is not made at once");
+                        born(entity);
+                        record(Change.CREATED, null, entity, 0);
+                        add(kind, entity, Math.abs(value), 0);
+                        record(Change.ADD, kind, entity, isTag(kind) ? 0 : Math.abs(value));
+                    }
+                    break;
+                case 6:
+                    if (values.get(kind).containsKey(visited))
+                    {
+                        storages.get(kind).markUpdated(visited);
+                        written(kind, visited, values.get(kind).get(visited));
+                        record(Change.UPDATED, kind, visited, 0);
+                    }
+                    break;
+                case 7:
+                    if (values.get(kind).containsKey(visited) && write(kind, visited, value, step % 3))
+                    {
+                        written(kind, visited, value);
+                    }
+                    break;
+                default:
+                    if (step % 5 == 3)
+                    {
+                        storages.get(walked).clear();
+                        record(Change.CLEAR, walked, Entity.NULL, 0);
+                        return true;
+                    }
+                    break;
+            }
+            check(world.isDeferring(), "a change in a walk was not deferred");
+            return false;
+        }
+
+        // ---------------------------------------------------------------------------------------------------------
+        // The model's account of what the engine does, listeners included. Changes that listeners (and walks) make
+        // are recorded and applied after the operation that announced them, round after round.
+        // ---------------------------------------------------------------------------------------------------------
+
+        private void record(final Change what, final Kind kind, final long entity, final double value)
+        {
+            recorded.add(new Recorded(what, kind, entity, value));
+        }
+
+        /**
+         * Applies what was recorded, round after round, as the engine does when the outermost walk or operation
+         * returns: a change to an entity no longer alive is dropped, an add of a component the entity has by then
+         * overwrites it (an update), a removal of one it has not does nothing.
+         *
+         * @return whether a listener threw meanwhile (the negative speed's), which the engine reports at the end.
+         */
+        private boolean settle()
+        {
+            boolean failed = false;
+            while (!recorded.isEmpty())
+            {
+                final List<Recorded> round = new ArrayList<>(recorded);
+                recorded.clear();
+                for (final Recorded change : round)
+                {
+                    final long entity = change.entity();
+                    if (change.what() == Change.CLEAR)
+                    {
+                        modelClear(change.kind());
+                        continue;
+                    }
+                    if (!alive.contains(entity))
+                    {
+                        continue;
+                    }
+                    switch (change.what())
+                    {
+                        case DESTROY:
+                            modelDestroy(entity);
+                            break;
+                        case CREATED:
+                            announceCreated(entity);
+                            break;
+                        case REMOVE:
+                            modelRemoveIfHas(change.kind(), entity);
+                            break;
+                        case UPDATED:
+                            if (values.get(change.kind()).containsKey(entity))
+                            {
+                                modelUpdated(change.kind(), entity);
+                            }
+                            break;
+                        default:
+                            if (values.get(change.kind()).containsKey(entity))
+                            {
+                                written(change.kind(), entity, change.value());
+                                modelUpdated(change.kind(), entity);
+                            }
+                            else
+                            {
+                                failed |= change.kind() == Kind.SPEED && change.value() < 0;
+                                modelAdd(change.kind(), entity, change.value());
+                            }
+                            break;
+                    }
+                }
+            }
+            return failed;
+        }
+
+        /** An add: the hooks (observers) first, then the listeners. */
         private void modelAdd(final Kind kind, final long entity, final double value)
         {
-            values.get(kind).put(entity, kind == Kind.STUNNED || kind == Kind.GHOST ? 0 : value);
+            values.get(kind).put(entity, isTag(kind) ? 0 : value);
             ticks.get(kind).put(entity, new int[]{tick, tick});
             for (final ObserverModel observer : observers)
             {
@@ -484,13 +716,15 @@ final class SignalModelTest
                 case GHOST:
                     if (values.get(Kind.HEALTH).containsKey(entity))
                     {
-                        modelRemove(Kind.HEALTH, entity);
+                        record(Change.REMOVE, Kind.HEALTH, entity, 0);
                     }
                     break;
                 case STUNNED:
                     if (values.get(Kind.BODY).containsKey(entity))
                     {
-                        modelUpdate(Kind.BODY, entity, values.get(Kind.BODY).get(entity) + 1);
+                        // The listener's patch writes at once; its update is told after the add.
+                        written(Kind.BODY, entity, values.get(Kind.BODY).get(entity) + 1);
+                        record(Change.UPDATED, Kind.BODY, entity, 0);
                     }
                     break;
                 default:
@@ -498,10 +732,9 @@ final class SignalModelTest
             }
         }
 
-        private void modelUpdate(final Kind kind, final long entity, final double value)
+        /** An update told (the value and the change tick were written when the patch was made). */
+        private void modelUpdated(final Kind kind, final long entity)
         {
-            values.get(kind).put(entity, value);
-            stampChanged(kind, entity);
             for (final ObserverModel observer : observers)
             {
                 if (observer.onUpdated.contains(kind))
@@ -512,17 +745,28 @@ final class SignalModelTest
             expected.add(kind + "~" + Entity.toString(entity));
         }
 
-        private void modelRemove(final Kind kind, final long entity)
+        /** A write of a component's value: stamped with the tick at once. */
+        private void written(final Kind kind, final long entity, final double value)
         {
-            if (!values.get(kind).containsKey(entity) || announcing.get(kind).contains(entity))
+            values.get(kind).put(entity, isTag(kind) ? 0 : value);
+            final int[] stamp = ticks.get(kind).get(entity);
+            if (stamp != null)
+            {
+                stamp[1] = tick;
+            }
+        }
+
+        /** A removal: the listeners first, with the component there, then the hooks, then the removal itself. */
+        private void modelRemoveIfHas(final Kind kind, final long entity)
+        {
+            if (!values.get(kind).containsKey(entity))
             {
                 return;
             }
-            announcing.get(kind).push(entity);
             expected.add(kind + "-" + Entity.toString(entity));
             if (kind == Kind.BODY && values.get(Kind.STUNNED).containsKey(entity))
             {
-                modelRemove(Kind.STUNNED, entity);
+                record(Change.REMOVE, Kind.STUNNED, entity, 0);
             }
             for (final ObserverModel observer : observers)
             {
@@ -533,27 +777,40 @@ final class SignalModelTest
             }
             values.get(kind).remove(entity);
             ticks.get(kind).remove(entity);
-            announcing.get(kind).pop();
         }
 
+        /** A destroy: the destroying listeners with the entity whole, then each component, in the storages' order. */
         private void modelDestroy(final long entity)
         {
-            if (dying.contains(entity))
-            {
-                return;
-            }
-            dying.push(entity);
             expected.add("D" + Entity.toString(entity));
-            if (values.get(Kind.GHOST).containsKey(entity))
+            if (values.get(Kind.GHOST).containsKey(entity) && values.get(Kind.BODY).containsKey(entity))
             {
-                modelRemove(Kind.BODY, entity);
+                record(Change.REMOVE, Kind.BODY, entity, 0);
             }
             for (final Kind kind : Kind.values())
             {
-                modelRemove(kind, entity);
+                modelRemoveIfHas(kind, entity);
             }
             alive.remove(entity);
-            dying.pop();
+        }
+
+        private void modelClear(final Kind kind)
+        {
+            for (final long member : new ArrayList<>(values.get(kind).keySet()))
+            {
+                modelRemoveIfHas(kind, member);
+            }
+        }
+
+        /** A clear of the world destroys each entity, from the highest index to the lowest. */
+        private void modelClearWorld()
+        {
+            final List<Long> byIndex = new ArrayList<>(alive);
+            byIndex.sort((a, b) -> Integer.compare(Entity.index(b), Entity.index(a)));
+            for (final long entity : byIndex)
+            {
+                modelDestroy(entity);
+            }
         }
 
         private void enterIfMatching(final ObserverModel observer, final long entity)
@@ -575,16 +832,7 @@ final class SignalModelTest
             observer.held.add(entity);
         }
 
-        private void stampChanged(final Kind kind, final long entity)
-        {
-            final int[] stamp = ticks.get(kind).get(entity);
-            if (stamp != null)
-            {
-                stamp[1] = tick;
-            }
-        }
-
-        private void created(final long entity)
+        private void born(final long entity)
         {
             check(!alive.contains(entity), "create() returned the alive " + Entity.toString(entity));
             alive.add(entity);
@@ -594,6 +842,10 @@ final class SignalModelTest
             {
                 recent.remove(0);
             }
+        }
+
+        private void announceCreated(final long entity)
+        {
             expected.add("C" + Entity.toString(entity));
         }
 
@@ -707,7 +959,7 @@ final class SignalModelTest
                     }
                     else
                     {
-                        bodies.ref().moveTo(bodies.indexOf(entity)).x(value);
+                        new SignalFixtures_BodyStorage.Ref(bodies).moveTo(bodies.indexOf(entity)).x(value);
                     }
                     return true;
                 case SPEED:
@@ -717,7 +969,7 @@ final class SignalModelTest
                     }
                     else
                     {
-                        speeds.ref().moveTo(speeds.indexOf(entity)).v(value);
+                        new SignalFixtures_SpeedStorage.Ref(speeds).moveTo(speeds.indexOf(entity)).v(value);
                     }
                     return true;
                 case HEALTH:
@@ -794,6 +1046,25 @@ final class SignalModelTest
                 default:
                     return 0;
             }
+        }
+
+        private static boolean isTag(final Kind kind)
+        {
+            return kind == Kind.STUNNED || kind == Kind.GHOST;
+        }
+
+        /** An alive entity; the world has one. */
+        private long pickAlive(final int pick)
+        {
+            int n = Math.floorMod(pick, alive.size());
+            for (final long entity : alive)
+            {
+                if (n-- == 0)
+                {
+                    return entity;
+                }
+            }
+            throw new IllegalStateException("no entity is alive");
         }
 
         /** Mostly an alive entity; one time in six a recent handle that may be stale. */

@@ -42,7 +42,7 @@ final class SignalTest
     }
 
     @Test
-    void aBulkCreateDoesNotAnnounceAnEntityThatAListenerOfAnEarlierOneDestroyed()
+    void aDestroyThatACreatedListenerMakesDuringABulkCreateWaitsUntilEveryEntityIsAnnounced()
     {
         final long[] made = new long[3];
         final List<String> events = new ArrayList<>();
@@ -53,17 +53,20 @@ final class SignalTest
             if (entity == made[0])
             {
                 world.destroy(made[2]);
+                assertTrue(world.valid(made[2]), "the destroy waits for the end of the create");
             }
         });
 
         world.create(made, 3);
 
-        assertEquals(List.of("created " + Entity.toString(made[0]), "destroying " + Entity.toString(made[2]),
-            "created " + Entity.toString(made[1])), events);
+        assertEquals(List.of("created " + Entity.toString(made[0]), "created " + Entity.toString(made[1]),
+            "created " + Entity.toString(made[2]), "destroying " + Entity.toString(made[2])), events);
+        assertFalse(world.valid(made[2]));
+        assertTrue(world.valid(made[0]) && world.valid(made[1]));
     }
 
     @Test
-    void aListenerAfterOneThatThrewIsHandedTheComponentsIndexNow()
+    void everyListenerOfARemovalGetsTheSameIndexAndWhatAnEarlierOneChangedIsMadeWhenTheRemovalEnds()
     {
         final long a = world.create();
         bodies.emplace(a, 100, 0);
@@ -88,23 +91,28 @@ final class SignalTest
             if (entity == b)
             {
                 seen.add(index);
+                assertTrue(bodies.contains(a) && !bodies.contains(added[0]), "the first listener's changes wait");
+                assertEquals(200f, bodies.xAt(index));
                 bodies.xAt(index, -1f);
             }
         });
 
-        assertThrows(IllegalStateException.class, () -> bodies.remove(b));
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> bodies.remove(b));
 
-        assertEquals(List.of(0), seen, "b had moved to index 0 before the second listener ran");
-        assertEquals(999f, bodies.x(added[0]), "the entity added meanwhile was not written through a stale index");
+        assertEquals("boom", thrown.getMessage(), "what a listener throws reaches the caller");
+        assertEquals(List.of(2), seen, "b's index when the removal was announced");
+        assertEquals(999f, bodies.x(added[0]), "the changes made before the throw were made after the removal");
         assertFalse(bodies.contains(b));
+        assertFalse(bodies.contains(a));
+        assertEquals(300f, bodies.x(c));
     }
 
     @Test
-    void aWalkWhoseVisitedMembersOwnRemovalListenerClearsTheSetVisitsNoNewcomer()
+    void removalsMadeInAWalkRunTheirListenersAfterItAndWhatThoseRecordIsMadeAfterThemInOrder()
     {
         final List<Long> newcomers = new ArrayList<>();
         final List<Long> visited = new ArrayList<>();
-        final List<RuntimeException> refused = new ArrayList<>();
+        final List<Long> removedAfterTheWalk = new ArrayList<>();
         for (int k = 0; k < 5; k++)
         {
             bodies.emplace(world.create(), k, 0);
@@ -112,6 +120,8 @@ final class SignalTest
         final boolean[] cleared = {false};
         bodies.onRemoving((entity, index) ->
         {
+            assertEquals(5, visited.size(), "a removal recorded in a walk is announced when the walk returns");
+            removedAfterTheWalk.add(entity);
             if (!cleared[0])
             {
                 cleared[0] = true;
@@ -120,14 +130,7 @@ final class SignalTest
                 {
                     final long newcomer = world.create();
                     newcomers.add(newcomer);
-                    try
-                    {
-                        bodies.emplace(newcomer, 10 + k, 0);
-                    }
-                    catch (final IllegalStateException ex)
-                    {
-                        refused.add(ex);
-                    }
+                    bodies.emplace(newcomer, 10 + k, 0);
                 }
             }
         });
@@ -138,17 +141,18 @@ final class SignalTest
             bodies.remove(entity);
         });
 
-        assertEquals(1, visited.size(), "only the member whose removal cleared the set was visited: " + visited);
-        assertEquals(3, refused.size(), "a swapping set cleared under its walk refuses inserts in the walk's path");
-        assertTrue(refused.get(0).getMessage().contains("cleared while a forEach walks it"),
-            refused.get(0).getMessage());
-        assertEquals(0, bodies.memberCount());
-        bodies.emplace(newcomers.get(0), 1, 2);
-        assertTrue(bodies.contains(newcomers.get(0)), "inserts are taken again once the walk returned");
+        assertEquals(5, visited.size(), "every member visited: " + visited);
+        assertEquals(visited, removedAfterTheWalk, "the removals were made in the order recorded, then the clear " +
+            "found nothing left");
+        assertEquals(3, bodies.memberCount(), "the listener's adds came after its clear");
+        for (int k = 0; k < 3; k++)
+        {
+            assertEquals(10f + k, bodies.x(newcomers.get(k)));
+        }
     }
 
     @Test
-    void anInPlaceStorageClearedFromTheVisitedMembersRemovalListenerHasNoHolesLeftAfterTheWalk()
+    void anInPlaceStorageClearedFromTheRemovalListenerOfARemovalMadeInAWalkHasNoHolesLeft()
     {
         for (int k = 0; k < 6; k++)
         {
@@ -171,9 +175,9 @@ final class SignalTest
             speeds.remove(entity);
         });
 
-        assertEquals(1, visited.size(), "the others went with the clear: " + visited);
+        assertEquals(6, visited.size(), "the removals and the clear waited for the walk's end: " + visited);
         assertEquals(0, speeds.memberCount());
-        assertEquals(0, speeds.size(), "the holes of the clear were dropped when the walk returned");
+        assertEquals(0, speeds.size(), "the holes were dropped by the clear");
     }
 
     @Test
@@ -202,7 +206,7 @@ final class SignalTest
         bodies.patch(a, 2f, 3f);
         bodies.patch(a, new Body(4f, 5f));
         bodies.x(a, 9f);
-        bodies.ref().moveTo(bodies.indexOf(a)).y(9f);
+        new SignalFixtures_BodyStorage.Ref(bodies).moveTo(bodies.indexOf(a)).y(9f);
         bodies.markUpdated(a);
         healths.patch(a, 7);
         healths.hp(a, 8);
@@ -445,39 +449,81 @@ final class SignalTest
     }
 
     @Test
-    void componentsThatListenersAddBackToAnEntityBeingDestroyedAreRemovedAgainOrTheDestroyIsRefused()
+    void componentsThatListenersAddToAnEntityBeingDestroyedAreDroppedAfterTheDestroyWithoutRounds()
     {
         final long once = world.create();
         final long always = world.create();
         bodies.emplace(once, 1f, 1f);
         bodies.emplace(always, 1f, 1f);
-        final int[] readded = new int[1];
+        healths.emplace(always, 1);
+        final int[] calls = new int[2];
         bodies.onRemoving((entity, index) ->
         {
-            if (entity == always || readded[0]++ == 0)
+            calls[0]++;
+            if (!healths.contains(entity))
             {
                 healths.emplace(entity, 9);
             }
         });
         healths.onRemoving((entity, index) ->
         {
-            if (entity == always)
-            {
-                bodies.emplace(entity, 2f, 2f);
-            }
+            calls[1]++;
+            speeds.emplace(entity, 2);
         });
 
         world.destroy(once);
-        final IllegalStateException refused = assertThrows(IllegalStateException.class, () -> world.destroy(always));
+        world.destroy(always);
 
         assertFalse(world.valid(once));
-        assertFalse(healths.contains(once));
-        assertTrue(refused.getMessage().contains("add its components back"), refused.getMessage());
-        assertTrue(world.valid(always), "an entity that cannot lose its components stays alive, never half-dead");
+        assertFalse(world.valid(always), "an entity whose listeners add components back is destroyed all the same");
+        assertFalse(healths.contains(once) || speeds.contains(once) || speeds.contains(always));
+        assertEquals(0, bodies.memberCount() + healths.memberCount() + speeds.memberCount());
+        assertEquals(2, calls[0], "each removal was announced once: the adds were recorded and dropped, not applied");
+        assertEquals(1, calls[1]);
     }
 
     @Test
-    void eachListenerGetsTheIndexAsItIsWhenItIsCalledOrMinusOneOnceAnEarlierListenerRemovedTheComponent()
+    void aListenerMayAddBackAComponentItsEntityLostWhenTheRemovalIsDoneButNotWhileItIsAnnounced()
+    {
+        final long a = world.create();
+        bodies.emplace(a, 1f, 1f);
+        final List<IllegalArgumentException> refused = new ArrayList<>();
+        bodies.onRemoving((entity, index) ->
+        {
+            refused.add(assertThrows(IllegalArgumentException.class, () -> bodies.emplace(entity, 2f, 2f)));
+            healths.emplace(entity, 3);
+        });
+        healths.onAdded((entity, index) -> bodies.emplace(entity, 4f, 4f));
+
+        bodies.erase(a);
+
+        assertTrue(refused.get(0).getMessage().contains("already has Body"), refused.get(0).getMessage());
+        assertEquals(4f, bodies.x(a), "the health added after the removal brought the body back, one round later");
+        assertEquals(3, healths.hp(a));
+    }
+
+    @Test
+    void listenersWhoseChangesNeverSettleStopAfterAThousandRoundsWithAnExceptionSayingWhatWasLeft()
+    {
+        final int[] created = {0};
+        world.onCreated(entity ->
+        {
+            created[0]++;
+            world.create();
+        });
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, world::create);
+
+        assertTrue(thrown.getMessage().contains("did not settle") && thrown.getMessage().contains("1000 rounds"),
+            thrown.getMessage());
+        assertTrue(thrown.getMessage().contains("the created listeners of"), thrown.getMessage());
+        assertEquals(1001, created[0], "the first announcement, then a thousand rounds");
+        assertFalse(world.isDeferring());
+        world.onCreated(entity -> { }).close();
+    }
+
+    @Test
+    void everyListenerOfOneEventGetsTheSameIndexAndTheRemovalsTheyMakeFollowTheAdd()
     {
         final long[] e = new long[3];
         for (int i = 0; i < e.length; i++)
@@ -489,16 +535,18 @@ final class SignalTest
         bodies.onAdded((entity, index) -> bodies.erase(e[0]));
         bodies.onAdded((entity, index) -> log.add("second sees x=" + bodies.xAt(index) + " at " + index));
         bodies.onAdded((entity, index) -> bodies.erase(entity));
-        bodies.onAdded((entity, index) -> log.add("fourth gets " + index));
+        bodies.onAdded((entity, index) -> log.add("fourth gets " + index + ", still there " + bodies.contains(entity)));
 
         bodies.emplace(added, 9f, 9f);
 
-        assertEquals(List.of("second sees x=9.0 at 0", "fourth gets -1"), log, "swap-and-pop moved it to 0");
+        assertEquals(List.of("second sees x=9.0 at 3", "fourth gets 3, still there true"), log);
         assertFalse(bodies.contains(added));
+        assertFalse(bodies.contains(e[0]));
+        assertEquals(2, bodies.memberCount());
     }
 
     @Test
-    void destroyingAnEntityAgainFromItsOwnDestroyListenersDoesNothingUntilTheFirstDestroyIsDone()
+    void destroyingAnEntityAgainFromItsOwnDestroyListenersIsDroppedOnceTheFirstDestroyIsDone()
     {
         final long a = world.create();
         bodies.emplace(a, 1f, 1f);
@@ -507,6 +555,7 @@ final class SignalTest
         {
             log.add("destroying " + name(entity));
             world.destroy(entity);
+            assertTrue(world.valid(entity));
         });
         bodies.onRemoving((entity, index) -> world.destroy(entity));
 
@@ -518,12 +567,40 @@ final class SignalTest
     }
 
     @Test
-    void aRemovingListenerMayDestroyItsEntityOrClearItsStorageOrTheWorldWhileThatComponentIsBeingRemoved()
+    void aPatchInAWalkWritesAndStampsAtOnceAndItsListenersAndObserversAreToldWhenTheWalkReturns()
+    {
+        final SignalFixtures_BodyChangesObserver observer = new SignalFixtures_BodyChangesObserver(world);
+        final long a = world.create();
+        speeds.emplace(a, 1);
+        bodies.emplace(a, 1f, 1f);
+        observer.clear();
+        final int before = world.advanceTick();
+        bodies.onUpdated((entity, index) -> log.add("updated " + name(entity) + " x=" + bodies.xAt(index)));
+
+        speeds.forEach(entity ->
+        {
+            bodies.patch(entity, 5f, 5f);
+            assertEquals(5f, bodies.x(entity), "written at once");
+            assertTrue(bodies.changedSince(bodies.indexOf(entity), before), "stamped at once");
+            assertTrue(log.isEmpty() && !observer.contains(entity), "told when the walk returns");
+            bodies.markUpdated(entity);
+        });
+
+        assertEquals(List.of("updated " + name(a) + " x=5.0", "updated " + name(a) + " x=5.0"), log);
+        assertTrue(observer.contains(a));
+    }
+
+    @Test
+    void aRemovingListenerMayDestroyItsEntityOrClearItsStorageOrTheWorldWhichIsMadeWhenTheRemovalEnds()
     {
         final long a = world.create();
         bodies.emplace(a, 1f, 1f);
         healths.emplace(a, 1);
-        final Connection destroying = bodies.onRemoving((entity, index) -> world.destroy(entity));
+        final Connection destroying = bodies.onRemoving((entity, index) ->
+        {
+            world.destroy(entity);
+            assertTrue(world.valid(entity) && healths.contains(entity), "the destroy waits for the removal's end");
+        });
 
         bodies.erase(a);
 
@@ -552,7 +629,7 @@ final class SignalTest
     }
 
     @Test
-    void whenAListenerClosesTheWorldWhatEarlierListenersThrewStillReachesTheCaller()
+    void aListenersCloseOfTheWorldIsRefusedNamingItAndTheRemovalCompletesWithEveryListenerCalled()
     {
         final long a = world.create();
         final long b = world.create();
@@ -562,21 +639,26 @@ final class SignalTest
             throw new IllegalArgumentException("first removing listener");
         });
         bodies.onRemoving((entity, index) -> world.close());
-        bodies.onRemoving((entity, index) -> log.add("after the close"));
+        bodies.onRemoving((entity, index) -> log.add("after the refused close"));
 
         final IllegalArgumentException removing = assertThrows(IllegalArgumentException.class, () -> bodies.erase(a));
 
         assertEquals("first removing listener", removing.getMessage());
         assertEquals(1, removing.getSuppressed().length);
-        assertTrue(removing.getSuppressed()[0].getMessage().contains("was closed by a listener while it announced"),
+        assertTrue(removing.getSuppressed()[0].getMessage().startsWith("World cannot be closed while a listener of " +
+            "SignalFixtures.Body storage: removing in removing " + name(a) + "'s Body runs"),
             removing.getSuppressed()[0].getMessage());
-        assertTrue(log.isEmpty(), "listeners after the one that closed the world are not called");
-        assertTrue(world.isClosed());
-        assertThrows(IllegalStateException.class, () -> bodies.emplace(b, 1f, 1f));
+        assertTrue(removing.getSuppressed()[0].getMessage().contains("close it after that returns"),
+            removing.getSuppressed()[0].getMessage());
+        assertEquals(List.of("after the refused close"), log, "the listeners after the refused one are called");
+        assertFalse(world.isClosed());
+        assertFalse(bodies.contains(a), "the removal is complete");
+        bodies.emplace(b, 1f, 1f);
+        assertTrue(bodies.contains(b));
     }
 
     @Test
-    void aDestroyOrClearWhoseListenerClosesTheWorldSaysSoInsteadOfReturningNormally()
+    void aDestroyOrClearWhoseListenerClosesTheWorldThrowsTheRefusalNamingTheOperationAndCompletes()
     {
         final long a = world.create();
         bodies.emplace(a, 1f, 1f);
@@ -584,9 +666,11 @@ final class SignalTest
 
         final IllegalStateException destroyed = assertThrows(IllegalStateException.class, () -> world.destroy(a));
 
-        assertTrue(destroyed.getMessage().contains("a listener closed the World while destroy(" +
-            Entity.toString(a) + ")"), destroyed.getMessage());
-        assertTrue(world.isClosed());
+        assertTrue(destroyed.getMessage().startsWith("World cannot be closed while a listener of World: destroying " +
+            "in destroy(" + Entity.toString(a) + ") runs"), destroyed.getMessage());
+        assertFalse(world.isClosed());
+        assertFalse(world.valid(a));
+        assertFalse(bodies.contains(a));
 
         try (World other = new World())
         {
@@ -594,12 +678,15 @@ final class SignalTest
             other.create();
             other.onDestroying(entity -> other.close());
             final IllegalStateException cleared = assertThrows(IllegalStateException.class, other::clear);
-            assertTrue(cleared.getMessage().contains("a listener closed the World while"), cleared.getMessage());
+            assertTrue(cleared.getMessage().contains("in clear() runs"), cleared.getMessage());
+            assertEquals(1, cleared.getSuppressed().length, "the refusals of both destroys reach the caller");
+            assertFalse(other.isClosed());
+            assertEquals(0, other.aliveCount());
         }
     }
 
     @Test
-    void whenAnAddedListenerClosesTheWorldAnEarlierOnesExceptionStillReachesTheCaller()
+    void whenAnAddedListenersCloseIsRefusedAnEarlierOnesExceptionReachesTheCallerWithTheRefusal()
     {
         final long a = world.create();
         bodies.onAdded((entity, index) ->
@@ -612,11 +699,14 @@ final class SignalTest
             assertThrows(IllegalArgumentException.class, () -> bodies.emplace(a, 1f, 1f));
 
         assertEquals("first added listener", added.getMessage());
-        assertTrue(world.isClosed());
+        assertTrue(added.getSuppressed()[0].getMessage().contains("cannot be closed while a listener of " +
+            "SignalFixtures.Body storage: added runs"), added.getSuppressed()[0].getMessage());
+        assertFalse(world.isClosed());
+        assertEquals(1f, bodies.x(a));
     }
 
     @Test
-    void anOperationWhoseOnlyListenerClosesTheWorldThrowsInsteadOfReturningNormally()
+    void anOperationWhoseOnlyListenerClosesTheWorldThrowsTheRefusalAndIsComplete()
     {
         final Map<String, Consumer<World>> operations = new LinkedHashMap<>();
         operations.put("emplace", w -> w.storage(SignalFixtures_BodyStorage.TYPE).emplace(w.create(), 1f, 1f));
@@ -641,24 +731,28 @@ final class SignalTest
                 {
                     other.onCreated(entity -> other.close());
                 }
+                final int alive = other.aliveCount();
 
                 final IllegalStateException stopped = assertThrows(IllegalStateException.class,
                     () -> operation.getValue().accept(other), operation.getKey());
 
-                assertTrue(stopped.getMessage().contains("closed by a listener") ||
-                    stopped.getMessage().contains("a listener closed the World"), stopped.getMessage());
-                assertTrue(other.isClosed(), operation.getKey());
+                assertTrue(stopped.getMessage().startsWith("World cannot be closed while a listener of "),
+                    operation.getKey() + ": " + stopped.getMessage());
+                assertFalse(other.isClosed(), operation.getKey());
+                assertEquals(operation.getKey().equals("create(entities, count)") ? alive + 3 :
+                    operation.getKey().startsWith("patch") || operation.getKey().equals("markUpdated") ? alive :
+                    alive + 1, other.aliveCount(), operation.getKey() + " is complete");
             }
         }
     }
 
     @Test
-    void entityListenersAfterTheOneThatClosedTheWorldAreNotCalled()
+    void entityListenersAfterTheOneWhoseCloseWasRefusedAreStillCalled()
     {
         try (World other = new World())
         {
             other.onCreated(entity -> other.close());
-            other.onCreated(entity -> log.add("created listener after the close"));
+            other.onCreated(entity -> log.add("created listener after the refused close"));
 
             assertThrows(IllegalStateException.class, other::create);
         }
@@ -666,15 +760,17 @@ final class SignalTest
         {
             final long entity = other.create();
             other.onDestroying(dying -> other.close());
-            other.onDestroying(dying -> log.add("destroying listener after the close"));
+            other.onDestroying(dying -> log.add("destroying listener after the refused close"));
 
             assertThrows(IllegalStateException.class, () -> other.destroy(entity));
+            assertFalse(other.valid(entity));
         }
-        assertEquals(List.of(), log);
+        assertEquals(List.of("created listener after the refused close", "destroying listener after the refused close"),
+            log);
     }
 
     @Test
-    void aClearOrResetWhoseListenerClosesTheWorldIsNamedInTheMessage()
+    void aClearOrResetWhoseListenerClosesTheWorldIsNamedInTheRefusal()
     {
         for (final String call : List.of("clear()", "reset()"))
         {
@@ -686,8 +782,10 @@ final class SignalTest
                 final IllegalStateException stopped = assertThrows(IllegalStateException.class,
                     call.equals("clear()") ? other::clear : other::reset);
 
-                assertTrue(stopped.getMessage().contains("a listener closed the World while " + call + " destroyed"),
+                assertTrue(stopped.getMessage().contains("a listener of World: destroying in " + call + " runs"),
                     stopped.getMessage());
+                assertFalse(other.isClosed());
+                assertEquals(0, other.aliveCount());
             }
         }
     }
