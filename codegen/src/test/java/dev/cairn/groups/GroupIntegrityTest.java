@@ -173,7 +173,7 @@ final class GroupIntegrityTest
         final IllegalStateException refused = assertThrows(IllegalStateException.class,
             () -> new GroupFixtures_AcceleratedGroup(world));
         assertTrue(refused.getMessage().contains("while GroupFixtures_MovementGroup.cursor() runs") &&
-            refused.getMessage().contains("build it after the walk or listener returns"), refused.getMessage());
+            refused.getMessage().contains("build it before the walk or after it returns"), refused.getMessage());
         assertEquals(1, world.groups().size());
         for (int step = 3; step < 10; step++)
         {

@@ -989,7 +989,7 @@ final class GroupTest
             })));
         assertTrue(groupSort.getMessage().startsWith("cannot build group owning Pos+Vel+Acc while the comparator " +
             "of group owning Pos+Vel.sort runs"), groupSort.getMessage());
-        assertTrue(groupSort.getMessage().contains("build it after the walk or listener returns"),
+        assertTrue(groupSort.getMessage().contains("build it before the walk or after it returns"),
             groupSort.getMessage());
         assertEquals(1, world.groups().size(), "nothing was built");
         assertTrue(java.util.Arrays.equals(before, packedOf(outer)), "the refused sort reordered nothing");
@@ -1013,7 +1013,7 @@ final class GroupTest
     }
 
     @Test
-    void aNonOwningGroupBuiltFromAComparatorIsBuiltAtOnceAndTheSortGoesOn()
+    void buildingAGroupFromAComparatorIsRefusedAndTheSortGoesOn()
     {
         final long[] e = entities(8);
         for (int i = 0; i < e.length; i++)
@@ -1023,18 +1023,20 @@ final class GroupTest
             hps.emplace(e[i], i);
         }
         final GroupFixtures_MovementGroup movement = new GroupFixtures_MovementGroup(world);
-        final RuntimeGroup[] built = new RuntimeGroup[1];
+        final String[] refused = new String[1];
 
         movement.sort(IndexComparator.of(positions, (l, r) ->
         {
-            if (built[0] == null)
+            if (refused[0] == null)
             {
-                built[0] = world.group().with(Hp.class, Pos.class).build();
+                refused[0] = assertThrows(IllegalStateException.class,
+                    () -> world.group().with(Hp.class, Pos.class).build()).getMessage();
             }
             return Float.compare(positions.xAt(l), positions.xAt(r));
         }));
 
-        assertEquals(8, built[0].size(), "a non-owning group reorders nothing: it may be built there");
+        assertTrue(refused[0].contains("the comparator of group GroupFixtures_MovementGroup"), refused[0]);
+        assertEquals(1, world.groups().size(), "only the movement group");
         for (int i = 1; i < movement.size(); i++)
         {
             assertTrue(positions.xAt(i - 1) <= positions.xAt(i));
@@ -1368,7 +1370,7 @@ final class GroupTest
     }
 
     @Test
-    void buildingAGroupWhileAnOwnedStorageIsIteratedIsRefused()
+    void buildingAnyGroupInsideAWalkIsRefusedNamingTheWalkAndWorksAfterIt()
     {
         final long entity = world.create();
         positions.emplace(entity, 1f, 1f);
@@ -1379,12 +1381,13 @@ final class GroupTest
             () -> world.group().owning(Pos.class, Vel.class).build()).getMessage()));
 
         assertTrue(refusals.get(0).contains("while GroupFixtures.Pos storage.forEach runs") &&
-            refusals.get(0).contains("build it after the walk or listener returns"), refusals.get(0));
+            refusals.get(0).contains("build it before the walk or after it returns"), refusals.get(0));
         assertTrue(world.groups().isEmpty());
-        final List<RuntimeGroup> nonOwning = new ArrayList<>();
-        world.view(Pos.class).forEach(e -> nonOwning.add(world.group().with(Pos.class, Vel.class).build()));
-        assertEquals(1, nonOwning.get(0).size(), "a non-owning group reorders nothing: it may be built in a walk");
-        assertEquals(1, world.groups().size());
+        world.view(Pos.class).forEach(e -> refusals.add(assertThrows(IllegalStateException.class,
+            () -> world.group().with(Pos.class, Vel.class).build()).getMessage()));
+        assertTrue(refusals.get(1).contains("while RuntimeView.forEach runs"), refusals.get(1));
+        assertTrue(world.groups().isEmpty(), "a refused build registers nothing");
+        assertEquals(1, world.group().with(Pos.class, Vel.class).build().size(), "after the walk, it builds");
     }
 
     /** Entities {@code e[i]} with a Pos of x = i and a Vel of dx = i. */

@@ -56,9 +56,9 @@ public final class GroupBuilder extends RuleBuilder<GroupBuilder>
      *                                   {@link DeletionPolicy#IN_PLACE} storage.
      * @throws IllegalStateException     if an owned storage is owned by a group this one does not nest with (the
      *                                   message names both), the owned storages belong to groups that do not nest in
-     *                                   each other (the message names two), an owning group is built inside a walk
-     *                                   or a listener, a parallel walk runs, or the world is closed; nothing is
-     *                                   registered or changed then.
+     *                                   each other (the message names two), it is built inside a walk or a
+     *                                   listener, a parallel walk runs, or the world is closed; nothing is registered
+     *                                   or changed then.
      * @throws dev.cairn.OffHeapExhaustedException if a non-owning group's memory cannot be allocated.
      */
     public RuntimeGroup build()
@@ -69,11 +69,8 @@ public final class GroupBuilder extends RuleBuilder<GroupBuilder>
             throw registry.walks.refusedChange("build group " + describe(), "build it before the parallel walk or " +
                 "after it");
         }
-        if (!owned.isEmpty())
-        {
-            registry.walks.refuseWhileDeferring("build group " + describe(), "an owning group reorders the " +
-                "storages it owns as it is built; build it after the walk or listener returns");
-        }
+        registry.walks.refuseWhileDeferring("build group " + describe(), "it takes in the entities that match as " +
+            "it is built (an owning group reorders its storages); build it before the walk or after it returns");
         final GroupHandler handler = new GroupHandler(registry, owned, with, without, describe());
         if (!owned.isEmpty())
         {

@@ -1,5 +1,6 @@
 package dev.cairn.internal;
 
+import dev.cairn.Entity;
 import dev.cairn.parallel.ChunkAction;
 import dev.cairn.parallel.Chunks;
 
@@ -41,6 +42,9 @@ public final class Walks
     /** The token of a walk or hold made by a parallel walk's worker: ending it does nothing. */
     public static final int PART_OF_PARALLEL_WALK = 0;
 
+    /** What {@link #beginOperation(String, long)} is given when the operation is about no entity. */
+    private static final long NO_SUBJECT = Long.MIN_VALUE;
+
     private static final byte WALK = 1;
     private static final byte HOLD = 2;
     private static final byte OPERATION = 3;
@@ -72,6 +76,8 @@ public final class Walks
     /** The depth at which changes are made at once: 0, or the depth of the innermost operation. */
     private int immediateDepth;
     private String[] names = new String[8];
+    /** The entity each entry is about, written into its name where {@code {}} stands; {@link #NO_SUBJECT} if none. */
+    private long[] subjects = new long[8];
     private byte[] kinds = new byte[8];
     private int[] tokens = new int[8];
     /** For an operation: the {@link #immediateDepth} to restore when it ends. */
@@ -165,7 +171,21 @@ public final class Walks
      */
     public int beginOperation(final String what)
     {
+        return beginOperation(what, NO_SUBJECT);
+    }
+
+    /**
+     * Begins an operation about one entity, as {@link #beginOperation(String)} does, without building its name unless
+     * a message needs it: the operations made for every entity while listeners watch allocate nothing.
+     *
+     * @param what    the operation, with {@code {}} where the entity goes: {@code "destroy({})"}.
+     * @param subject the entity.
+     * @return the token that ends it.
+     */
+    public int beginOperation(final String what, final long subject)
+    {
         final int token = push(what, OPERATION);
+        subjects[depth - 1] = subject;
         savedImmediateDepths[depth - 1] = immediateDepth;
         immediateDepth = depth;
         return token;
@@ -281,9 +301,18 @@ public final class Walks
      */
     public Throwable end(final int token, final Throwable failure)
     {
+        if (token == PART_OF_PARALLEL_WALK)
+        {
+            return failure;
+        }
+        // As deep on the stack as end(token): a failure thrown where the stack runs out must still end the walk.
         try
         {
-            end(token);
+            pop(token);
+            if (depth == 0 && !flushing && deferral != null && !deferral.isEmpty())
+            {
+                flush();
+            }
         }
         catch (final RuntimeException | Error thrown)
         {
@@ -364,7 +393,7 @@ public final class Walks
         {
             return parallelWalk;
         }
-        return depth == 0 ? null : names[0];
+        return depth == 0 ? null : name(0);
     }
 
     /**
@@ -387,10 +416,10 @@ public final class Walks
         {
             return "a walk on another thread";
         }
-        final StringBuilder text = new StringBuilder(names[top - 1]);
+        final StringBuilder text = new StringBuilder(name(top - 1));
         for (int k = top - 2; k >= 0; k--)
         {
-            text.append(" in ").append(names[k]);
+            text.append(" in ").append(name(k));
         }
         return text.toString();
     }
@@ -497,6 +526,7 @@ public final class Walks
 
     private int push(final String what, final byte kind)
     {
+        reserveStack();
         final Thread thread = Thread.currentThread();
         if (depth == 0)
         {
@@ -505,7 +535,7 @@ public final class Walks
         else if (owner != thread)
         {
             throw new IllegalStateException("cannot begin " + what + " on " + thread.getName() + " while " +
-                names[0] + " runs on " + owner.getName() + ": a " + ownerName + " is used by one thread at a " +
+                name(0) + " runs on " + owner.getName() + ": a " + ownerName + " is used by one thread at a " +
                 "time (the actions of a parallel walk are the exception); walk it after the other thread's walk " +
                 "returns, or give each thread a world of its own");
         }
@@ -513,6 +543,7 @@ public final class Walks
         {
             final int grown = depth * 2;
             names = Arrays.copyOf(names, grown);
+            subjects = Arrays.copyOf(subjects, grown);
             kinds = Arrays.copyOf(kinds, grown);
             tokens = Arrays.copyOf(tokens, grown);
             savedImmediateDepths = Arrays.copyOf(savedImmediateDepths, grown);
@@ -523,10 +554,28 @@ public final class Walks
             token = nextToken++;
         }
         names[depth] = what;
+        subjects[depth] = NO_SUBJECT;
         kinds[depth] = kind;
         tokens[depth] = token;
         depth++;
         return token;
+    }
+
+    /**
+     * Reaches one frame deeper than {@link #pop} will from the same caller, before anything is pushed: where the stack
+     * runs out, beginning fails and nothing holds the structure, rather than the end failing and the walk staying
+     * open for ever.
+     */
+    private void reserveStack()
+    {
+        // The same call pop makes, from one frame deeper: an atomic add of nothing.
+        OPEN.getAndAdd(this, 0);
+    }
+
+    /** The name of the entry at {@code k}, with its entity written in. */
+    private String name(final int k)
+    {
+        return subjects[k] == NO_SUBJECT ? names[k] : names[k].replace("{}", Entity.toString(subjects[k]));
     }
 
     private void pop(final int token)
@@ -568,6 +617,7 @@ public final class Walks
         if (after > 0)
         {
             System.arraycopy(names, at + 1, names, at, after);
+            System.arraycopy(subjects, at + 1, subjects, at, after);
             System.arraycopy(kinds, at + 1, kinds, at, after);
             System.arraycopy(tokens, at + 1, tokens, at, after);
             System.arraycopy(savedImmediateDepths, at + 1, savedImmediateDepths, at, after);

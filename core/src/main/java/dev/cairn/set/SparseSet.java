@@ -339,7 +339,10 @@ public class SparseSet implements AutoCloseable
      */
     protected final int insertMember(final long entity)
     {
-        ensureChangeable("insert " + Entity.toString(entity) + " into");
+        if (closed || walks.isDeferring())
+        {
+            throw refusedChange("insert " + Entity.toString(entity) + " into");
+        }
         checkInsertable(entity);
         if (hooked)
         {
@@ -544,7 +547,10 @@ public class SparseSet implements AutoCloseable
      */
     public boolean remove(final long entity)
     {
-        ensureChangeable("remove " + Entity.toString(entity) + " from");
+        if (closed || walks.isDeferring())
+        {
+            throw refusedChange("remove " + Entity.toString(entity) + " from");
+        }
         return removeMember(entity);
     }
 
@@ -870,11 +876,17 @@ public class SparseSet implements AutoCloseable
     {
         if (closed || walks.isDeferring())
         {
-            ensureOpen();
-            throw walks.refusedChange(change + " " + name, walks.canDefer() ?
-                "a component storage records such changes and makes them when the walk returns" :
-                "a set of its own cannot record the change: collect the entities and change the set after the walk");
+            throw refusedChange(change);
         }
+    }
+
+    /** Why a change is refused: the set is closed, or walked (the message is built here, never on the hot path). */
+    private RuntimeException refusedChange(final String change)
+    {
+        ensureOpen();
+        return walks.refusedChange(change + " " + name, walks.canDefer() ?
+            "a component storage records such changes and makes them when the walk returns" :
+            "a set of its own cannot record the change: collect the entities and change the set after the walk");
     }
 
     /** Throws unless a change that has no deferred form (it moves memory or order) may be made now. */

@@ -63,6 +63,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final Clock clock;
     private final RowCodec rows;
     private final Raw raw = new Raw();
+    /** The name of a removal while listeners watch, for messages; {@code {}} stands for the entity. */
+    private final String removalName;
 
     /**
      * Creates an empty storage.
@@ -88,6 +90,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         this.pool = pool;
         this.clock = clock;
         this.rows = new RowCodec(type.schema(), columnWidths);
+        this.removalName = "removing {}'s " + type.recordClass().getSimpleName();
         this.signals = new StorageSignals(this, pool);
         this.ticks = type.isTracked() ? new ChangeTicks(this, clock, columnWidths.length) : null;
         if (ticks != null)
@@ -198,10 +201,10 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
 
     /**
      * Removes the component from an entity if it has it. Inside a walk or a listener the removal is recorded and made
-     * when the walk returns (the entity keeps its component meanwhile); the answer says whether it will be removed.
+     * when the walk returns, after the changes recorded before it (the entity keeps its component meanwhile).
      *
      * @param entity any value.
-     * @return true if the entity has (or, deferred, had when asked) the component.
+     * @return true if the entity has the component now.
      * @throws IllegalStateException if the storage is closed.
      */
     @Override
@@ -211,19 +214,15 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         if (walks.isDeferring() && walks.canDefer())
         {
             ensureOpen();
-            if (indexOf(entity) < 0)
-            {
-                return false;
-            }
+            // Recorded even if absent now: an add recorded before it in the same walk is undone, in order.
             walks.deferred().remove(raw, entity);
-            return true;
+            return indexOf(entity) >= 0;
         }
         if (!signals.hasRemovalListeners())
         {
             return super.remove(entity);
         }
-        final int operation = walks.beginOperation("removing " + Entity.toString(entity) + "'s " +
-            type.recordClass().getSimpleName());
+        final int operation = walks.beginOperation(removalName, entity);
         try
         {
             return super.remove(entity);

@@ -82,7 +82,7 @@ final class EntityLifecycle implements Deferred.Target
         }
         if (isSignalled())
         {
-            destroyAnnounced(entity, "destroy(" + Entity.toString(entity) + ")");
+            destroyAnnounced(entity, true);
             return;
         }
         entities.destroy(entity);
@@ -116,7 +116,7 @@ final class EntityLifecycle implements Deferred.Target
             {
                 try
                 {
-                    destroyAnnounced(destroyed[i], null);
+                    destroyAnnounced(destroyed[i], false);
                 }
                 catch (final RuntimeException | Error thrown)
                 {
@@ -202,12 +202,12 @@ final class EntityLifecycle implements Deferred.Target
     /**
      * A destroy while listeners watch, as one operation.
      *
-     * @param operation what the operation is called in messages, or null inside an operation of the caller's.
+     * @param operation whether it is an operation of its own, or a step of the caller's.
      */
-    private void destroyAnnounced(final long entity, final String operation)
+    private void destroyAnnounced(final long entity, final boolean operation)
     {
         entities.requireAlive(entity);
-        final int token = operation == null ? -1 : walks.beginOperation(operation);
+        final int token = operation ? walks.beginOperation("destroy({})", entity) : -1;
         Throwable failure = null;
         if (!destroyingSignal.isEmpty())
         {
@@ -249,7 +249,7 @@ final class EntityLifecycle implements Deferred.Target
             {
                 try
                 {
-                    destroyAnnounced(entity, null);
+                    destroyAnnounced(entity, false);
                 }
                 catch (final RuntimeException | Error thrown)
                 {
