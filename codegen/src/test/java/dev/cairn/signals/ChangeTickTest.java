@@ -206,7 +206,7 @@ final class ChangeTickTest
         final long old = world.create();
         final long fresh = world.create();
         bodies.emplace(old, 1f, 1f);
-        final Clock clock = world.clock();
+        final Clock clock = bodies.clock();
         final int start = clock.now();
         // Past the wrap of int: 2^32 ticks in all would be slow; 2^31 + a clamp period crosses it.
         final long advances = (1L << 31) + Clock.CLAMP_PERIOD;

@@ -10,6 +10,7 @@ import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.Chunks;
 import dev.cairn.internal.Failures;
 import dev.cairn.storage.ComponentStorage;
+import dev.cairn.storage.Storages;
 import org.agrona.UnsafeApi;
 
 import java.lang.ref.WeakReference;
@@ -450,7 +451,7 @@ public final class CommandBuffer
 
     private ComponentStorage<?> own(final ComponentStorage<?> storage)
     {
-        return world.requireOwn(storage, "command");
+        return Storages.requireOwn(world, storage, "command");
     }
 
     private long requireEntity(final long entity)

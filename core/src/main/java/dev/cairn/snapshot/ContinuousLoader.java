@@ -114,7 +114,8 @@ public final class ContinuousLoader implements AutoCloseable
         {
             throw new IllegalStateException("cannot load into a closed World");
         }
-        world.requireNotDeferring("load a snapshot into");
+        Access.walks(world).refuseWhileDeferring("load a snapshot into the World", "load after the walk or listener " +
+            "returns");
         if (loading)
         {
             throw new IllegalStateException("ContinuousLoader.load was called while this loader applies a snapshot " +

@@ -43,7 +43,8 @@ final class WorldSection
      */
     static void checkLoadable(final World world)
     {
-        world.requireNotDeferring("load a snapshot into");
+        Access.walks(world).refuseWhileDeferring("load a snapshot into the World", "load after the walk or listener " +
+            "returns");
         if (Access.walks(world).isWalked())
         {
             throw new IllegalStateException("a snapshot cannot load into this World while another thread walks it, " +

@@ -125,7 +125,7 @@ public abstract class RuleBuilder<B extends RuleBuilder<B>>
     {
         for (final ComponentStorage<?> storage : storages)
         {
-            list.add(world.requireOwn(storage, built));
+            list.add(Storages.requireOwn(world, storage, built));
         }
         return self();
     }

@@ -31,16 +31,18 @@ public interface Storages
     /**
      * Checks that a storage is the one these storages hold for its type, for builders of structures that follow it.
      *
+     * @param world   the storages.
      * @param storage a storage a caller passed.
      * @param built   what is being built, for the message: "observer", "group".
      * @return the storage.
      * @throws NullPointerException     if it is null.
      * @throws IllegalArgumentException if it belongs to another world or is standalone.
      */
-    default ComponentStorage<?> requireOwn(final ComponentStorage<?> storage, final String built)
+    static ComponentStorage<?> requireOwn(
+        final Storages world, final ComponentStorage<?> storage, final String built)
     {
         java.util.Objects.requireNonNull(storage, "a storage is null");
-        if (storage(storage.type()) != storage)
+        if (world.storage(storage.type()) != storage)
         {
             throw new IllegalArgumentException(storage.name() + " is not this world's (it belongs to another World, " +
                 "or is standalone): build the " + built + " with world.storage(...) of this world");

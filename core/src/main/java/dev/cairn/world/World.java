@@ -345,16 +345,6 @@ public final class World implements AutoCloseable, Storages
     }
 
     /**
-     * The clock whose tick {@link #tick()} reads; storages of this world share it.
-     *
-     * @return the world's clock.
-     */
-    public Clock clock()
-    {
-        return clock;
-    }
-
-    /**
      * Visits every entity alive when it begins, from the lowest index to the highest: a walk, so destroys and other
      * structural changes made by {@code action} are deferred until it returns, and entities created meanwhile are not
      * visited. Walks every index ever created, alive or not.
@@ -678,18 +668,6 @@ public final class World implements AutoCloseable, Storages
     public String heldBy()
     {
         return offHeap.isClosed() ? null : walks.describeHold();
-    }
-    /**
-     * Throws unless a change that cannot be deferred (a load, a reset) may be made now: for code outside the world
-     * (a loader) that changes it.
-     *
-     * @param change what is attempted, for the message: {@code "load a snapshot into"}, followed by "the World".
-     * @throws IllegalStateException if the world is closed, or a walk or listener holds its structure.
-     */
-    public void requireNotDeferring(final String change)
-    {
-        ensureOpen();
-        walks.refuseWhileDeferring(change + " the World", "do it after the walk or listener returns");
     }
     private void checkListenersChangeable()
     {
