@@ -308,28 +308,13 @@ final class StorageGenerator
                 fields.add("{@code " + column.path() + "} (" + javaType(column) + ")");
             }
             final Column first = model.columns().get(0);
-            final StringBuilder checks = new StringBuilder("A method taking an entity throws {@link " +
-                "IllegalArgumentException} if the entity does not have the component (or, when adding, already has " +
-                "it or is not alive), one taking a packed index throws {@link IndexOutOfBoundsException} if it is " +
-                "out of range, and every accessor throws {@link IllegalStateException} once the storage is closed.");
-            if (hasEnum())
-            {
-                checks.append(" An enum field is stored as its ordinal and must not be null: a null is refused with " +
-                    "{@link NullPointerException} before anything is written.");
-            }
-            checks.append(" Only {@link #create()} and the methods that return a record allocate. " +
-                "Not thread-safe.");
+            final String base = names.of("dev.cairn.storage.ComponentStorage");
             out.javadoc("Off-heap storage of {@link " + record + "} components, one column per field: " +
-                    String.join(", ", fields) + ". Generated from {@link " + record + "} by cairn-codegen; do not " +
-                    "edit.",
-                "<p>",
-                "Each field has a reader and a writer by entity ({@code " + first.name() + "(entity)}, {@code " +
-                    first.name() + "(entity, value)}), the same by packed index ({@code " + first.name() +
-                    "At(index)}, ...) and a comparator for {@link #sort}. A packed index runs from 0 to {@link " +
-                    "#size()} - 1 and is where an entity's fields are until a removal, swap, sort or compaction " +
-                    "moves it; a {@link Ref} stays with its entity and fails once the entity has left its slot.",
-                "<p>",
-                checks.toString());
+                String.join(", ", fields) + ". Generated from {@link " + record + "} by cairn-codegen; do not edit. " +
+                "Each field has accessors by entity ({@code " + first.name() + "(entity)}), by packed index ({@code " +
+                first.name() + "At(index)}), in bulk ({@code read" + ComponentAnalyzer.capitalise(first.name()) +
+                "At}) and through a {@link Ref}; what they check and throw, and what a walk defers, is said once on " +
+                "{@link " + base + "}." + (hasEnum() ? " An enum field must not be null." : ""));
         }
 
         private void columnConstants()
@@ -426,11 +411,8 @@ final class StorageGenerator
                 ");");
             out.close();
             out.blank();
-            out.javadoc("Creates a standalone storage that owns its off-heap memory and accepts any well-formed " +
-                    "entity handle; {@link #close()} it when done. A {@link dev.cairn.world.World}'s storage comes from " +
-                    "{@code world.storage(" + storage + ".TYPE)} instead.",
-                "",
-                "@return a new, empty storage.");
+            out.javadoc("Creates a standalone storage, which owns its memory until {@link #close()}; a world's comes " +
+                "from {@code world.storage(TYPE)}.", "", "@return a new, empty storage.");
             method(Owner.STORAGE, null, "public static " + storage, "create", List.of(),
                 body("return new " + storage + "(null, null, null, new " + clock + "());"));
         }
@@ -632,21 +614,8 @@ final class StorageGenerator
             final Parameter index = new Parameter("int", "int", "index");
             final Parameter offset = new Parameter("int", "int", "offset");
             final Parameter length = new Parameter("int", "int", "length");
-            final String copy = raw ? ", in one bulk copy of the column's memory" : "";
-            final String range = "@throws IndexOutOfBoundsException if {@code [index, index + length)} is not inside " +
-                "{@code [0, size())}, or {@code [offset, offset + length)} not inside the array; nothing is copied " +
-                "then.";
-            final String closed = "@throws IllegalStateException     if the storage is closed.";
-
-            out.javadoc("Copies the " + field + " of the components at packed indices {@code [index, index + " +
-                    "length)} into {@code target}, from its element {@code offset}" + copy + ".",
-                "",
-                "@param index  the first packed index.",
-                "@param target where the values go.",
-                "@param offset the first element of {@code target} written.",
-                "@param length how many values.",
-                range,
-                closed);
+            out.javadoc("Copies the " + field + " of packed indices {@code [index, index + length)} into {@code " +
+                "target} from {@code offset}.");
             final List<String> read = new ArrayList<>();
             if (raw)
             {
@@ -661,23 +630,8 @@ final class StorageGenerator
             method(Owner.STORAGE, column, "public void", "read" + capitalised + "At", List.of(index,
                 new Parameter(type + "[]", erasure(column) + "[]", "target"), offset, length), body(read));
 
-            final List<String> writeDoc = new ArrayList<>(List.of(
-                "Copies {@code length} values from {@code source}, from its element {@code offset}, into the " +
-                    field + " of the components at packed indices {@code [index, index + length)}" + copy +
-                    (model.tracked() ? ", and stamps their change ticks" : "") + ". Tells no listener.",
-                "",
-                "@param index  the first packed index.",
-                "@param source where the values come from.",
-                "@param offset the first element of {@code source} read.",
-                "@param length how many values.",
-                range,
-                closed));
-            if (column.type().isEnum())
-            {
-                writeDoc.add("@throws NullPointerException      naming the first null element of the range; nothing is " +
-                    "written then.");
-            }
-            out.javadoc(writeDoc.toArray(new String[0]));
+            out.javadoc("Copies {@code source} from {@code offset} into the " + field + " of packed indices {@code " +
+                "[index, index + length)}" + (model.tracked() ? ", stamping their change ticks" : "") + ".");
             final List<String> write = new ArrayList<>();
             if (raw)
             {
@@ -710,11 +664,8 @@ final class StorageGenerator
         private void ref()
         {
             final String entityType = names.of("dev.cairn.Entity");
-            out.javadoc("A flyweight on the component of one entity: the accessors read and write that entity's " +
-                "fields without allocating. Walks hand them out, positioned at every step; {@link #moveTo(int)} " +
-                "positions one by hand. An accessor throws {@link IllegalStateException} if the reference is on no " +
-                "entity, or its entity left the slot (removed, or moved by a swap, sort or compaction) since it was " +
-                "positioned; inside a walk nothing moves, so the check costs nothing there.");
+            out.javadoc("A flyweight on one entity's component, which walks hand out positioned at every step; see " +
+                "{@link " + names.of("dev.cairn.storage.ComponentStorage") + "} for its rules.");
             out.line("public static final class Ref");
             out.open();
             out.line("private final " + storage + " storage;");
@@ -722,49 +673,35 @@ final class StorageGenerator
             out.line("private long entity = " + entityType + ".NULL;");
             out.line("private long layoutVersion = -1;");
             out.blank();
-            out.javadoc("Creates a reference on no entity.", "", "@param storage the storage it reads and writes.");
+            out.javadoc("Creates a reference on no entity, over {@code storage}.");
             out.block("public Ref(final " + storage + " storage)", List.of("this.storage = storage;"));
             out.blank();
             final Parameter index = new Parameter("int", "int", "index");
             final Parameter entityParameter = new Parameter("long", "long", "entity");
             final Parameter hint = new Parameter("int", "int", "hint");
-            out.javadoc("Positions this reference on the member at a packed index; outside the members, or on a " +
-                    "tombstone, on no entity.",
-                "",
-                "@param index a packed index.",
-                "@return this reference.");
+            out.javadoc("Positions this reference on the member at a packed index (on no entity where none is).");
             method(Owner.REF, null, "public Ref", "moveTo", List.of(index), body(
                 "final long entity = storage.memberAt(index);",
                 "this.index = index;",
                 "this.entity = entity;",
                 "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
                 "return this;"));
-            out.javadoc("Positions this reference on {@code entity}, which the caller knows to be at {@code index}: " +
-                    "an owning group's storages hold its entities at the same indices. Cheaper than reading it.",
-                "",
-                "@param index  the entity's packed index, below the storage's {@code size()}.",
-                "@param entity the member there.",
-                "@throws IndexOutOfBoundsException if {@code index} is out of range.");
+            out.javadoc("Positions this reference on {@code entity}, which the caller knows is at {@code index}.");
             method(Owner.REF, null, "public void", "moveTo", List.of(index, entityParameter), body(
                 "this.index = storage.checkIndex(index);",
                 "this.entity = entity;",
                 "this.layoutVersion = storage.layoutVersion();"));
-            out.javadoc("Positions this reference on an entity's component, looking at packed index {@code hint} " +
-                    "first; on no entity if the entity does not have the component.",
-                "",
-                "@param entity any value.",
-                "@param hint   where the component may be; any value.",
-                "@return true if the reference is now on {@code entity}.");
+            out.javadoc("Positions this reference on an entity, looking at {@code hint} first; false if it lacks the " +
+                "component.");
             method(Owner.REF, null, "public boolean", "moveToEntity", List.of(entityParameter, hint), body(
                 "final int index = storage.indexOf(entity, hint);",
                 "this.index = index;",
                 "this.entity = index < 0 ? " + entityType + ".NULL : entity;",
                 "this.layoutVersion = index < 0 ? -1 : storage.layoutVersion();",
                 "return index >= 0;"));
-            out.javadoc("The packed index this reference was positioned at.", "", "@return the index.");
+            out.javadoc("The packed index this reference was positioned at.");
             method(Owner.REF, null, "public int", "index", List.of(), body("return index;"));
-            out.javadoc("The entity this reference was positioned on.", "",
-                "@return its handle, or {@link " + entityType + "#NULL} if none.");
+            out.javadoc("The entity this reference was positioned on, or {@link " + entityType + "#NULL}.");
             method(Owner.REF, null, "public long", "entity", List.of(), body("return entity;"));
             final String slot = "storage.refIndex(index, entity, layoutVersion)";
             for (final Column column : model.columns())
@@ -781,7 +718,7 @@ final class StorageGenerator
                         "value") + ";", "storage.stampChanged(at);") :
                     body(column.type().write(memory(), address(column, "storage.", slot), "value") + ";"));
             }
-            out.javadoc("Reads the entity's component into a new record.", "", "@return the new record.");
+            out.javadoc("Reads the entity's component into a new record.");
             method(Owner.REF, null, "public " + record, "get", List.of(), body("return storage.getAt(" + slot + ");"));
             out.close();
         }
@@ -939,18 +876,8 @@ final class StorageGenerator
             columns.forEach(column -> taken.add(column.name()));
             final String commands = unused("commands", taken);
             final String row = unused("row", taken);
-            final List<String> doc = new ArrayList<>(List.of(patch ?
-                "Records overwriting every field of an entity's component with these values, for {@code " + commands +
-                    "} to make when applied (skipped if the entity lacks the component by then); thread-safe." :
-                "Records adding the component to an entity with these values, for {@code " + commands + "} to make " +
-                    "when applied (if the entity has the component by then, its fields are overwritten); thread-safe.",
-                ""));
-            final List<String> params = params(columns,
-                "an entity of this storage's world, or a placeholder {@code " + commands + ".create()} returned.");
-            doc.add("@param " + commands + " the command buffer.");
-            doc.addAll(params);
-            alignParams(doc);
-            out.javadoc(doc.toArray(new String[0]));
+            out.javadoc("Records {@code " + (patch ? "patch" : "emplace") + "} for {@code " + commands + "} to make " +
+                "when applied; thread-safe.");
             final List<String> statements = new ArrayList<>(requireEnums());
             statements.add(rowWriterName() + "(" + commands + ".record(" + patch + ", this, entity), " +
                 String.join(", ", fieldNames()) + ");");
@@ -965,11 +892,7 @@ final class StorageGenerator
         private void recordedRemoval()
         {
             final String commands = names.of("dev.cairn.command.CommandBuffer");
-            out.javadoc("Records removing the component from an entity, for {@code commands} to make when applied " +
-                    "(nothing happens then if the entity lacks it); thread-safe. The same as {@code " +
-                    "commands.remove(entity, this)}.", "",
-                "@param commands the command buffer.",
-                "@param entity   an entity of this storage's world, or a placeholder {@code commands.create()} returned.");
+            out.javadoc("Records {@code remove} for {@code commands} to make when applied; thread-safe.");
             method(Owner.STORAGE, null, "public void", "remove",
                 List.of(new Parameter(commands, commands, "commands"), new Parameter("long", "long", "entity")),
                 body("commands.remove(entity, this);"));
