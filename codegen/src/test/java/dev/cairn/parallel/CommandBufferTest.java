@@ -3,6 +3,8 @@ package dev.cairn.parallel;
 import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.Row;
 import dev.cairn.parallel.ParallelFixtures.Follow;
 import dev.cairn.parallel.ParallelFixtures.Mood;
 import dev.cairn.parallel.ParallelFixtures.Position;
@@ -632,7 +634,7 @@ final class CommandBufferTest
         final IllegalStateException failure = assertThrows(IllegalStateException.class, commands::apply);
 
         assertTrue(failure.getMessage().startsWith("listener failed on"));
-        assertEquals(dev.cairn.signal.Signal.MAX_SUPPRESSED, failure.getSuppressed().length);
+        assertEquals(Failures.MAX_SUPPRESSED, failure.getSuppressed().length);
         assertEquals(entities.length, positions.size(), "every command ran");
     }
 
@@ -640,7 +642,7 @@ final class CommandBufferTest
     void aRowRefusesAWriteOutsideItself()
     {
         final long entity = world.create();
-        final CommandBuffer.Row row = commands.record(false, positions, entity);
+        final Row row = commands.record(false, positions, entity);
 
         assertThrows(IndexOutOfBoundsException.class, () -> row.putFloat(8, 1f));
         assertThrows(IndexOutOfBoundsException.class, () -> row.putFloat(-1, 1f));
@@ -658,7 +660,7 @@ final class CommandBufferTest
         final long[] entities = {world.create(), world.create(), world.create(), world.create()};
         commands.record(false, healths, entities[0]).putByte(healths.rowOffset(1), (byte)2);
         healths.emplace(commands, entities[1], 5, true);
-        final CommandBuffer.Row follow = commands.record(false, follows, entities[2]);
+        final Row follow = commands.record(false, follows, entities[2]);
         follow.putLong(follows.rowOffset(0), entities[0]);
         follow.putByte(follows.rowOffset(1), (byte)Mood.values().length);
         follows.emplace(commands, entities[3], entities[1], Mood.CALM, (short)1);
@@ -769,7 +771,7 @@ final class CommandBufferTest
     void aRowWrittenFromAnotherThreadWhileItsLaneGrowsNeverWritesOutsideTheLane() throws Exception
     {
         final long entity = world.create();
-        final CommandBuffer.Row[] shared = {commands.record(false, positions, entity)};
+        final Row[] shared = {commands.record(false, positions, entity)};
         final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         final Thread writer = new Thread(() ->
         {

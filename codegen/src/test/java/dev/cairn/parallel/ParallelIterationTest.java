@@ -133,7 +133,7 @@ final class ParallelIterationTest
                 }
             }
         }
-        assertFalse(world.isStructureLocked());
+        assertFalse(world.isDeferring());
     }
 
     @Test
@@ -210,7 +210,7 @@ final class ParallelIterationTest
         changes.put("compact", entity -> velocities.compact());
         changes.put("sort a group", entity -> hot.sort(positions.comparingX()));
         changes.put("reserve", entity -> healths.reserve(100_000));
-        changes.put("a new storage", entity -> world.storage(dev.cairn.views.ViewFixtures_PosStorage.TYPE));
+        changes.put("a new storage", entity -> world.storage(ParallelFixtures_FollowStorage.TYPE));
         changes.put("a new group", entity -> new ParallelFixtures_ToughGroup(world));
         changes.put("a new observer", entity -> world.observer().onAdded(Health.class).build());
         changes.put("connect a listener", entity -> healths.onAdded((e, i) -> { }));
@@ -236,7 +236,7 @@ final class ParallelIterationTest
                 (storage ? "" : " in parallel")) && refused.getMessage().contains(
                 storage ? "ask for it before" : "CommandBuffer"), change.getKey() + ": " + refused.getMessage());
             assertEquals(before, ParallelFixtures.digest(world), change.getKey() + " changed the world");
-            assertFalse(world.isStructureLocked(), "unlocked once the iteration returned");
+            assertFalse(world.isDeferring(), "unlocked once the iteration returned");
         }
         assertEquals(tick, world.tick());
         assertTrue(watching.isConnected() && counting.isConnected(), "refused disconnects leave the listeners");
@@ -425,7 +425,7 @@ final class ParallelIterationTest
             assertTrue(refused.getMessage().contains("is shut down"), refused.getMessage());
         }
         assertEquals(0, visits.get());
-        assertFalse(world.isStructureLocked());
+        assertFalse(world.isDeferring());
     }
 
     @Test
@@ -459,7 +459,7 @@ final class ParallelIterationTest
         final int visited = visits.get();
         assertTrue(stopped.getMessage().contains("was shut down while a parallel iteration ran") &&
             stopped.getMessage().contains("chunks did not run"), stopped.getMessage());
-        assertFalse(world.isStructureLocked());
+        assertFalse(world.isDeferring());
         Thread.sleep(100);
         assertEquals(0, afterReturn.get(), "an action ran after parallelForEach returned");
         assertEquals(visited, visits.get(), "an action ran after parallelForEach returned");
@@ -486,7 +486,7 @@ final class ParallelIterationTest
 
         assertTrue(failure.getMessage().startsWith("action failed for"));
         assertTrue(failure.getSuppressed().length <= 2);
-        assertFalse(world.isStructureLocked());
+        assertFalse(world.isDeferring());
         final AssertionError error = assertThrows(AssertionError.class,
             () -> movers.parallelForEach(pool(2), 64, (entity, position, velocity) ->
             {
@@ -517,7 +517,7 @@ final class ParallelIterationTest
         assertThrows(NullPointerException.class,
             () -> movers.parallelForEach(null, 8, (entity, position, velocity) -> { }));
         assertThrows(NullPointerException.class, () -> movers.parallelForEach(null));
-        assertFalse(world.isStructureLocked());
+        assertFalse(world.isDeferring());
         final int[] readsOtherEntities = {0};
         living.parallelForEach(pool(1), 4, (entity, health) ->
         {

@@ -807,7 +807,7 @@ class SnapshotTest
             assertEquals(2, refused.size());
             assertTrue(refused.peek().getMessage().contains("Save into a ByteBuffer"), refused.peek().getMessage());
             assertEquals(2, saved.get());
-            assertFalse(world.isStructureLocked(), "the refused saves left the lock to the iteration, which ended");
+            assertFalse(world.isDeferring(), "the refused saves left the lock to the iteration, which ended");
         }
     }
 
