@@ -550,8 +550,8 @@ final class CommandBufferTest
         final ParallelFixtures_PositionStorage storage = positions;
         final IllegalStateException during = assertThrows(IllegalStateException.class, () ->
             world.view(Position.class).parallelForEach(ForkJoinPool.commonPool(), 1, entity -> commands.apply()));
-        assertTrue(during.getMessage().contains(
-            "cannot be applied while the structure of its World is locked ("), during.getMessage());
+        assertTrue(during.getMessage().contains("cannot be applied while RuntimeView.parallelForEach runs in parallel") &&
+            during.getMessage().contains("apply it after"), during.getMessage());
         assertEquals(1, commands.size());
         assertTrue(storage.contains(a));
         world.close();
@@ -559,17 +559,89 @@ final class CommandBufferTest
     }
 
     @Test
-    void aCreatedListenerThatClosesTheWorldDuringApplyIsReportedAsTheApplysCreate()
+    void applyInsideASequentialWalkCreatesAtOnceAndMakesTheOtherChangesWhenTheWalkReturns()
+    {
+        final long a = world.create();
+        positions.emplace(a, 1f, 1f);
+        final long b = world.create();
+        final long placeholder = commands.create();
+        positions.emplace(commands, placeholder, 2f, 2f);
+        healths.emplace(commands, a, 5, true);
+        commands.destroy(b);
+        final List<String> during = new ArrayList<>();
+
+        positions.forEach(entity ->
+        {
+            assertEquals(0, commands.apply());
+            during.add(world.aliveCount() + " alive, " + positions.size() + " positions, health " + healths.contains(a) +
+                ", " + Entity.toString(b) + " " + world.valid(b));
+        });
+
+        assertEquals(List.of("3 alive, 1 positions, health false, 1v0 true"), during,
+            "the create was made at once (and not visited), the rest waited for the walk's end");
+        assertEquals(2, world.aliveCount());
+        assertEquals(2, positions.size());
+        assertEquals(5, healths.hp(a));
+        assertFalse(world.valid(b));
+        assertTrue(commands.isEmpty());
+    }
+
+    @Test
+    void applyInsideAWalkLeavesTheWorldAsAnApplyRightAfterTheWalkWould()
+    {
+        final List<String> outcomes = new ArrayList<>();
+        for (final boolean inside : new boolean[] {false, true})
+        {
+            try (World twin = new World(1 << 16))
+            {
+                final ParallelFixtures_PositionStorage ps = twin.storage(ParallelFixtures_PositionStorage.TYPE);
+                final ParallelFixtures_HealthStorage hs = twin.storage(ParallelFixtures_HealthStorage.TYPE);
+                final CommandBuffer buffer = new CommandBuffer(twin);
+                final long a = twin.create();
+                ps.emplace(a, 1f, 1f);
+                final long b = twin.create();
+                final long placeholder = buffer.create();
+                ps.emplace(buffer, placeholder, 2f, 2f);
+                ps.patch(buffer, placeholder, 3f, 3f);     // patches what the add before it added
+                hs.emplace(buffer, a, 6, true);
+                hs.patch(buffer, a, 7, true);
+                buffer.destroy(b);
+                hs.emplace(buffer, b, 8, true);             // b is gone by then
+                ps.forEach(entity ->
+                {
+                    if (inside)
+                    {
+                        buffer.apply();
+                    }
+                });
+                if (!inside)
+                {
+                    buffer.apply();
+                }
+                outcomes.add(ParallelFixtures.digest(twin));
+            }
+        }
+        assertEquals(outcomes.get(0), outcomes.get(1), "applied after the walk, then inside it");
+    }
+
+    @Test
+    void aCreatedListenerThatClosesTheWorldDuringApplyIsRefusedAndTheApplyGoesOn()
     {
         world.onCreated(entity -> world.close());
         final long placeholder = commands.create();
+        positions.emplace(commands, placeholder, 1f, 2f);
+        final long other = commands.create();
 
-        final IllegalStateException closed = assertThrows(IllegalStateException.class, commands::apply);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, commands::apply);
 
-        assertTrue(closed.getMessage().startsWith("CommandBuffer.apply() was playing back the create() recorded as " +
-            "placeholder 0x" + Long.toHexString(placeholder) + ": a listener closed the World"),
-            closed.getMessage());
-        assertTrue(world.isClosed());
+        assertTrue(refused.getMessage().contains("World cannot be closed while a listener of World: created") &&
+            refused.getMessage().contains("close it after"), refused.getMessage());
+        assertEquals(1, refused.getSuppressed().length, "the second create's listener was refused too");
+        assertFalse(world.isClosed());
+        assertEquals(2, world.aliveCount(), "both creates were made");
+        assertEquals(new Position(1f, 2f), positions.getAt(0), "and the command naming the first");
+        assertTrue(commands.isEmpty());
+        assertTrue(other < 0, "a placeholder");
     }
 
     @Test
