@@ -550,8 +550,8 @@ final class CommandBufferTest
         final ParallelFixtures_PositionStorage storage = positions;
         final IllegalStateException during = assertThrows(IllegalStateException.class, () ->
             world.view(Position.class).parallelForEach(ForkJoinPool.commonPool(), 1, entity -> commands.apply()));
-        assertTrue(during.getMessage().contains("cannot be applied while RuntimeView.parallelForEach runs in parallel") &&
-            during.getMessage().contains("apply it after"), during.getMessage());
+        assertTrue(during.getMessage().contains("cannot be applied while RuntimeView.parallelForEach runs in " +
+            "parallel") && during.getMessage().contains("apply it after"), during.getMessage());
         assertEquals(1, commands.size());
         assertTrue(storage.contains(a));
         world.close();
@@ -573,8 +573,8 @@ final class CommandBufferTest
         positions.forEach(entity ->
         {
             assertEquals(0, commands.apply());
-            during.add(world.aliveCount() + " alive, " + positions.size() + " positions, health " + healths.contains(a) +
-                ", " + Entity.toString(b) + " " + world.valid(b));
+            during.add(world.aliveCount() + " alive, " + positions.size() + " positions, health " +
+                healths.contains(a) + ", " + Entity.toString(b) + " " + world.valid(b));
         });
 
         assertEquals(List.of("3 alive, 1 positions, health false, 1v0 true"), during,
