@@ -6,7 +6,6 @@ import dev.cairn.command.CommandBuffer;
 import dev.cairn.parallel.ParallelFixtures.Frozen;
 import dev.cairn.parallel.ParallelFixtures.Health;
 import dev.cairn.parallel.ParallelFixtures.Position;
-import dev.cairn.parallel.ParallelFixtures.Velocity;
 import dev.cairn.observer.RuntimeObserver;
 import dev.cairn.signal.Connection;
 import dev.cairn.snapshot.ContinuousLoader;
@@ -33,7 +32,6 @@ import java.util.function.LongConsumer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
