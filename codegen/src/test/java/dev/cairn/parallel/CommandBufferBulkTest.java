@@ -3,6 +3,8 @@ package dev.cairn.parallel;
 import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.RawStorage;
 import dev.cairn.parallel.ParallelFixtures.Position;
 import dev.cairn.storage.ComponentStorage;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Runs of adds played in bulk ({@link ComponentStorage#addRowsQuickly}) against the same adds made one by one with
+ * Runs of adds played in bulk ({@link RawStorage#addRowsQuickly}) against the same adds made one by one with
  * {@code putRowIfAlive}: packed order, values, ticks, listeners and refusals; and hostile direct calls.
  */
 final class CommandBufferBulkTest
@@ -138,7 +140,8 @@ final class CommandBufferBulkTest
                 {
                     final long entity = entities[add.entity()];
                     final ComponentStorage<?> storage = storages.get(add.storage());
-                    final ByteBuffer row = ByteBuffer.allocate(Math.max(1, storage.rowBytes()))
+                    final RawStorage raw = Access.rawStorage(storage);
+                    final ByteBuffer row = ByteBuffer.allocate(Math.max(1, raw.rowBytes()))
                         .order(ByteOrder.nativeOrder());
                     switch (add.storage())
                     {
@@ -147,7 +150,7 @@ final class CommandBufferBulkTest
                         case 2 -> row.putInt(0, add.value()).put(4, (byte)(add.value() % 2 == 0 ? 1 : 0));
                         default -> row.putFloat(0, add.value());
                     }
-                    if (!storage.putRowIfAlive(entity, row.array(), 0))
+                    if (!raw.putRowIfAlive(entity, row.array(), 0))
                     {
                         skipped[0]++;
                     }
@@ -292,6 +295,7 @@ final class CommandBufferBulkTest
                 positions.emplace(entity, i, i);
                 velocities.emplace(entity, i, i);
             }
+            final RawStorage raw = Access.rawStorage(healths);
             final List<Long> order = new ArrayList<>();
             final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
             movers.forEach((entity, position, velocity) -> order.add(entity));
@@ -301,14 +305,14 @@ final class CommandBufferBulkTest
             {
                 movers.parallelForEach(pool, 1, (entity, position, velocity) ->
                 {
-                    final byte[] entry = entries(healths.rowBytes(), outsider);
+                    final byte[] entry = entries(raw.rowBytes(), outsider);
                     ByteBuffer.wrap(entry).order(ByteOrder.nativeOrder())
-                        .putInt(Long.BYTES + healths.rowOffset(0), (int)position.x());
-                    if (healths.addRowsQuickly(entry, 0, 1) == 0)
+                        .putInt(Long.BYTES + raw.rowOffset(0), (int)position.x());
+                    if (raw.addRowsQuickly(entry, 0, 1) == 0)
                     {
                         left.incrementAndGet();
                     }
-                    assertTrue(healths.putRowIfAlive(outsider, entry, Long.BYTES));
+                    assertTrue(raw.putRowIfAlive(outsider, entry, Long.BYTES));
                     assertFalse(healths.contains(outsider), "deferred until the walk returns");
                 });
             }
@@ -330,21 +334,22 @@ final class CommandBufferBulkTest
             final ParallelFixtures_PositionStorage positions = world.storage(ParallelFixtures_PositionStorage.TYPE);
             final long a = world.create();
             positions.emplace(world.create(), 0f, 0f);
-            final int rowBytes = positions.rowBytes();
+            final RawStorage raw = Access.rawStorage(positions);
+            final int rowBytes = raw.rowBytes();
             final byte[] one = entries(rowBytes, a);
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(one, 0, Integer.MAX_VALUE));
+            assertThrows(IndexOutOfBoundsException.class, () -> raw.addRowsQuickly(one, 0, Integer.MAX_VALUE));
             assertThrows(IndexOutOfBoundsException.class,
-                () -> positions.addRowsQuickly(one, Integer.MAX_VALUE, 1));
+                () -> raw.addRowsQuickly(one, Integer.MAX_VALUE, 1));
             assertThrows(IndexOutOfBoundsException.class,
-                () -> positions.addRowsQuickly(one, 1, Integer.MAX_VALUE / 16 + 1)); // count * 16 wraps in int
-            assertThrows(NullPointerException.class, () -> positions.addRowsQuickly(null, 0, 0));
+                () -> raw.addRowsQuickly(one, 1, Integer.MAX_VALUE / 16 + 1)); // count * 16 wraps in int
+            assertThrows(NullPointerException.class, () -> raw.addRowsQuickly(null, 0, 0));
             other.create();
             other.create();
             final long foreign = other.create();            // index 2: never created in world
             final byte[] odd = entries(rowBytes, Entity.NULL, -1L, Long.MAX_VALUE, foreign, Entity.of(1, 5));
             for (int i = 0; i < 5; i++)
             {
-                assertEquals(0, positions.addRowsQuickly(odd, i * (8 + rowBytes), 1), "entry " + i);
+                assertEquals(0, raw.addRowsQuickly(odd, i * (8 + rowBytes), 1), "entry " + i);
             }
             assertEquals(1, positions.memberCount());
             // From inside a walk of the same storage: nothing in bulk; the one-by-one add is deferred to its end.
@@ -352,8 +357,8 @@ final class CommandBufferBulkTest
             positions.forEach(entity ->
             {
                 seen.add(entity);
-                assertEquals(0, positions.addRowsQuickly(one, 0, 1));
-                assertTrue(positions.putRowIfAlive(a, one, Long.BYTES));
+                assertEquals(0, raw.addRowsQuickly(one, 0, 1));
+                assertTrue(raw.putRowIfAlive(a, one, Long.BYTES));
                 assertFalse(positions.contains(a));
             });
             assertEquals(1, seen.size());
@@ -362,7 +367,7 @@ final class CommandBufferBulkTest
             final long b = world.create();
             final byte[] two = entries(rowBytes, b);
             final AtomicInteger quick = new AtomicInteger(-1);
-            positions.onAdded((entity, index) -> quick.set(positions.addRowsQuickly(two, 0, 1)));
+            positions.onAdded((entity, index) -> quick.set(raw.addRowsQuickly(two, 0, 1)));
             positions.emplace(world.create(), 1f, 1f);
             assertEquals(0, quick.get());
             assertFalse(positions.contains(b));
@@ -371,7 +376,9 @@ final class CommandBufferBulkTest
         final ParallelFixtures_PositionStorage closed = closedWorld.storage(ParallelFixtures_PositionStorage.TYPE);
         final long c = closedWorld.create();
         closedWorld.close();
-        assertThrows(IllegalStateException.class, () -> closed.addRowsQuickly(entries(closed.rowBytes(), c), 0, 1));
+        final RawStorage closedRaw = Access.rawStorage(closed);
+        assertThrows(IllegalStateException.class,
+            () -> closedRaw.addRowsQuickly(entries(closedRaw.rowBytes(), c), 0, 1));
     }
 
     /**
@@ -440,7 +447,8 @@ final class CommandBufferBulkTest
                         steps.add(() ->
                         {
                             final ByteBuffer row = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-                            positions.putRowIfAlive(entity, row.putFloat(0, value).putFloat(4, value).array(), 0);
+                            Access.rawStorage(positions)
+                                .putRowIfAlive(entity, row.putFloat(0, value).putFloat(4, value).array(), 0);
                         });
                     }
                 }

@@ -3,6 +3,7 @@ package dev.cairn.parallel;
 import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
+import dev.cairn.internal.Access;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.Row;
 import dev.cairn.parallel.ParallelFixtures.Follow;
@@ -730,11 +731,11 @@ final class CommandBufferTest
     void aRowHoldingABooleanOrEnumByteWithNoValueFailsItsCommandAndTheOthersStillRun()
     {
         final long[] entities = {world.create(), world.create(), world.create(), world.create()};
-        commands.record(false, healths, entities[0]).putByte(healths.rowOffset(1), (byte)2);
+        commands.record(false, healths, entities[0]).putByte(Access.rawStorage(healths).rowOffset(1), (byte)2);
         healths.emplace(commands, entities[1], 5, true);
         final Row follow = commands.record(false, follows, entities[2]);
-        follow.putLong(follows.rowOffset(0), entities[0]);
-        follow.putByte(follows.rowOffset(1), (byte)Mood.values().length);
+        follow.putLong(Access.rawStorage(follows).rowOffset(0), entities[0]);
+        follow.putByte(Access.rawStorage(follows).rowOffset(1), (byte)Mood.values().length);
         follows.emplace(commands, entities[3], entities[1], Mood.CALM, (short)1);
 
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class, commands::apply);
