@@ -309,6 +309,83 @@ final class ParallelIterationTest
     }
 
     @Test
+    void aClearOfTheWorldOrAStorageMadeInAWalkLeavesTheStoragesAsAClearMadeAfterTheWalk()
+    {
+        final Map<String, Change> clears = new LinkedHashMap<>();
+        clears.put("the world", (s, entity) -> s.world.clear());
+        clears.put("an in-place storage", (s, entity) -> s.velocities.clear());
+        clears.put("a swap-only storage", (s, entity) -> s.healths.clear());
+        final List<String> wrong = new ArrayList<>();
+        for (final Map.Entry<String, Change> clear : clears.entrySet())
+        {
+            final String after;
+            try (Subject subject = Subject.of(6, 300))
+            {
+                clear.getValue().make(subject, Entity.NULL);
+                after = ParallelFixtures.layout(subject.world);
+            }
+            for (final int threads : new int[] {0, 2})
+            {
+                try (Subject subject = Subject.of(6, 300))
+                {
+                    final ParallelFixtures_MoversView.Action action =
+                        (entity, position, velocity) -> clear.getValue().make(subject, entity);
+                    if (threads == 0)
+                    {
+                        subject.movers.forEach(action);
+                    }
+                    else
+                    {
+                        subject.movers.parallelForEach(pool(threads), 16, action);
+                    }
+                    final List<String> expected = List.of(after.split("\n"));
+                    final List<String> actual = List.of(ParallelFixtures.layout(subject.world).split("\n"));
+                    for (int k = 0; k < Math.min(expected.size(), actual.size()); k++)
+                    {
+                        if (!expected.get(k).equals(actual.get(k)))
+                        {
+                            wrong.add("a clear of " + clear.getKey() + " made in a " + (threads == 0 ? "sequential" :
+                                "parallel") + " walk leaves " + shortened(actual.get(k)) + " where one after it " +
+                                "leaves " + shortened(expected.get(k)));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), wrong, "storages' sizes, tombstones and released entries differ from a clear made " +
+            "after the walk");
+    }
+
+    @Test
+    void aRemovalIsDecidedWhenMadeSoInAWalkItLeavesWhatAnAddOfTheSameWalkAddsAndAReAddOfWhatItRemovesIsRefused()
+    {
+        populate(world, new Random(14), 200);
+        final long spare = world.create();
+        final long member = healths.entityAt(0);
+        final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
+        final List<String> answers = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        movers.parallelForEach(pool(2), Integer.MAX_VALUE, (entity, position, velocity) ->
+        {
+            if (answers.isEmpty())
+            {
+                healths.emplace(spare, 1, true);
+                answers.add("remove what the walk added: " + healths.remove(spare));
+                answers.add("remove a member: " + healths.remove(member));
+                final IllegalArgumentException refused =
+                    assertThrows(IllegalArgumentException.class, () -> healths.emplace(member, 2, true));
+                answers.add("add it again: " + refused.getMessage().contains("already has Health"));
+            }
+        });
+
+        assertEquals(List.of("remove what the walk added: false", "remove a member: true", "add it again: true"),
+            answers, "each call is checked against the world as the walk began");
+        assertTrue(healths.contains(spare), "the add was made and nothing removed it");
+        assertFalse(healths.contains(member), "the removal was made");
+    }
+
+    @Test
     void whatAnActionDefersIsInvisibleUntilTheWalkReturnsAndMadeBeforeItReturns()
     {
         populate(world, new Random(12), 2_000);
@@ -1003,6 +1080,11 @@ final class ParallelIterationTest
         return bytes;
     }
 
+
+    private static String shortened(final String text)
+    {
+        return text.length() <= 80 ? text : text.substring(0, 80) + "...";
+    }
 
     /** The entities a sequential walk of {@code movers} visits, in its order. */
     private static List<Long> walkOrder(final ParallelFixtures_MoversView movers)
