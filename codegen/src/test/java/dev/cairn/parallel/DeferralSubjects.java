@@ -6,6 +6,7 @@ import dev.cairn.parallel.ParallelFixtures.Health;
 import dev.cairn.parallel.ParallelFixtures.Heat;
 import dev.cairn.parallel.ParallelFixtures.Position;
 import dev.cairn.parallel.ParallelFixtures.Velocity;
+import dev.cairn.group.RuntimeGroup;
 import dev.cairn.view.RuntimeView;
 import dev.cairn.world.World;
 
@@ -27,8 +28,8 @@ import java.util.function.LongConsumer;
  */
 final class DeferralSubjects
 {
-    /** The walks an engine makes: Movers, Living, Hot, Tough, and a runtime view. */
-    static final int WALK_KINDS = 5;
+    /** The walks an engine makes: Movers, Living, Hot, Tough, a runtime view, and Hot by index and by block. */
+    static final int WALK_KINDS = 7;
 
     private DeferralSubjects()
     {
@@ -272,7 +273,7 @@ final class DeferralSubjects
                         tough.parallelForEach(pool, chunk, (entity, health, velocity) -> action.accept(entity));
                     }
                     break;
-                default:
+                case 4:
                     if (pool == null)
                     {
                         runtime.forEach(action);
@@ -280,6 +281,34 @@ final class DeferralSubjects
                     else
                     {
                         runtime.parallelForEach(pool, chunk, action);
+                    }
+                    break;
+                case 5:
+                    final RuntimeGroup group = hot.group();
+                    if (pool == null)
+                    {
+                        hot.forEachIndex(i -> action.accept(group.entityAt(i)));
+                    }
+                    else
+                    {
+                        hot.parallelForEachIndex(pool, chunk, i -> action.accept(group.entityAt(i)));
+                    }
+                    break;
+                default:
+                    final ParallelFixtures_HotGroup.BlockAction blocks = block ->
+                    {
+                        for (int i = 0; i < block.length(); i++)
+                        {
+                            action.accept(block.entity(i));
+                        }
+                    };
+                    if (pool == null)
+                    {
+                        hot.forEachBlock(blocks);
+                    }
+                    else
+                    {
+                        hot.parallelForEachBlock(pool, chunk, blocks);
                     }
                     break;
             }
@@ -382,7 +411,7 @@ final class DeferralSubjects
                     case 0 -> held.containsKey(Position.class) && held.containsKey(Velocity.class) &&
                         !held.containsKey(Frozen.class);
                     case 1 -> held.containsKey(Health.class);
-                    case 2 -> held.containsKey(Position.class) && held.containsKey(Heat.class);
+                    case 2, 5, 6 -> held.containsKey(Position.class) && held.containsKey(Heat.class);
                     case 3 -> held.containsKey(Health.class) && held.containsKey(Velocity.class);
                     default -> held.containsKey(Health.class) && held.containsKey(Position.class) &&
                         !held.containsKey(Frozen.class);

@@ -27,15 +27,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The rule of change in parallel walks, against two references. A system walks a view or a group (swap-and-pop,
- * in-place, swap-only and tag leads, an owning and a non-owning group, a runtime view) and its actions make direct
- * structural changes: destroys, removals and additions to the visited entity and to others, additions that later ones
- * overwrite, joins and leaves of the owning group, a storage's clear, field writes; a listener of one addition
- * removes another component. Run in parallel on every thread count and chunk size, the world must come out exactly,
- * packed arrays and group order included, as the same actions leave it in a sequential walk; and the sequential walk
- * must visit exactly the entities that matched when it began and leave the world as a brute-force model does that
- * makes the changes in order at the walk's end (an entity no longer alive drops its change, an addition of a component
- * the entity has by then overwrites it, a removal of one it lacks does nothing), with what the listener records made
- * in the rounds after.
+ * in-place, swap-only and tag leads, an owning group by entity, by index and by block, a non-owning group, a runtime
+ * view) and its actions make direct structural changes: destroys, removals and additions to the visited entity and to
+ * others, additions that later ones overwrite, joins and leaves of the owning group, a storage's clear, field writes;
+ * a listener of one addition removes another component. Run in parallel on every thread count and chunk size, the
+ * world must come out exactly, packed arrays and group order included, as the same actions leave it in a sequential
+ * walk; and the sequential walk must visit exactly the entities that matched when it began and leave the world as a
+ * brute-force model does that checks each change when made, as the direct call checks it, and makes them in order at
+ * the walk's end (an entity no longer alive drops its change, an addition of a component the entity has by then
+ * overwrites it, a removal of one it lacks does nothing), with what the listener records made in the rounds after.
  */
 final class ParallelDeferralModelTest
 {
