@@ -550,6 +550,66 @@ final class ParallelIterationTest
     }
 
     @Test
+    void aListenerThatRunsAParallelWalkWhileDeferredChangesAreMadeDefersItsChangesToTheNextRoundInOrder()
+    {
+        final List<String> outcomes = new ArrayList<>();
+        for (final int threads : new int[] {0, 1, 2, 8})
+        {
+            try (Subject subject = Subject.of(10, 300))
+            {
+                final ParallelFixtures_LivingView living = new ParallelFixtures_LivingView(subject.world);
+                final List<Long> heard = new ArrayList<>();
+                // Heard as each deferred addition is made, on the world's thread: the walk it starts is parallel.
+                subject.frozen.onAdded((entity, index) ->
+                {
+                    heard.add(entity);
+                    final ParallelFixtures_LivingView.Action inner = (other, health) ->
+                    {
+                        if ((Entity.index(other) + Entity.index(entity)) % 9 == 0)
+                        {
+                            subject.healths.remove(other);
+                            subject.velocities.emplace(subject.spare, Entity.index(entity), Entity.index(other));
+                        }
+                    };
+                    if (threads == 0)
+                    {
+                        living.forEach(inner);
+                    }
+                    else
+                    {
+                        living.parallelForEach(pool(threads), 3, inner);
+                    }
+                    if (!subject.world.isDeferring())
+                    {
+                        throw new AssertionError("a listener's changes wait");
+                    }
+                });
+                final ParallelFixtures_MoversView.Action outer = (entity, position, velocity) ->
+                {
+                    if (Entity.index(entity) % 4 == 0)
+                    {
+                        subject.frozen.emplace(entity);
+                    }
+                };
+                if (threads == 0)
+                {
+                    subject.movers.forEach(outer);
+                }
+                else
+                {
+                    subject.movers.parallelForEach(pool(threads), 5, outer);
+                }
+                assertTrue(heard.size() > 10, heard.size() + " heard");
+                outcomes.add(heard + "\n" + ParallelFixtures.layout(subject.world));
+            }
+        }
+        for (final String outcome : outcomes)
+        {
+            assertEquals(outcomes.get(0), outcome);
+        }
+    }
+
+    @Test
     void changesThatWouldRaceOrCannotWaitAreRefusedNamingTheWalkAndChangeNothing()
     {
         final ParallelFixtures_HotGroup hot = new ParallelFixtures_HotGroup(world);
