@@ -610,6 +610,31 @@ final class ParallelIterationTest
     }
 
     @Test
+    void aListenerThatThrowsWhileAParallelWalksChangesAreMadeReachesTheCallerAndTheOtherChangesAreMade()
+    {
+        populate(world, new Random(15), 1_000);
+        final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
+        final int count = movers.count();
+        final AtomicInteger heard = new AtomicInteger();
+        frozen.onAdded((entity, index) ->
+        {
+            if (heard.incrementAndGet() % 10 == 1)
+            {
+                throw new IllegalStateException("listener failed on " + Entity.toString(entity));
+            }
+        });
+
+        final IllegalStateException failure = assertThrows(IllegalStateException.class,
+            () -> movers.parallelForEach(pool(2), 7, (entity, position, velocity) -> frozen.emplace(entity)));
+
+        assertTrue(failure.getMessage().startsWith("listener failed on"), failure.getMessage());
+        assertEquals((count + 9) / 10 - 1, failure.getSuppressed().length, "the others are attached");
+        assertEquals(count, heard.get());
+        assertEquals(0, movers.count(), "every addition was made");
+        assertFalse(world.isDeferring());
+    }
+
+    @Test
     void changesThatWouldRaceOrCannotWaitAreRefusedNamingTheWalkAndChangeNothing()
     {
         final ParallelFixtures_HotGroup hot = new ParallelFixtures_HotGroup(world);
