@@ -278,7 +278,7 @@ final class ParallelIterationTest
         final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
         final int count = movers.count();
         final List<String> wrong = java.util.Collections.synchronizedList(new ArrayList<>());
-        final int rounds = 30;
+        final int rounds = 20;
 
         for (int round = 0; round < rounds; round++)
         {
@@ -286,18 +286,21 @@ final class ParallelIterationTest
             final int alive = world.aliveCount();
             movers.parallelForEach(pool(4), 1, (entity, position, velocity) ->
             {
-                try
+                for (int k = 0; k < 3; k++)
                 {
-                    // Alive and there once: checked at once, as the direct call checks, and recorded.
-                    world.destroy(new long[] {spare}, 1);
-                }
-                catch (final RuntimeException refused)
-                {
-                    wrong.add("refused: " + refused.getMessage());
-                }
-                if (!world.valid(spare) || !world.valid(entity) || !positions.contains(entity))
-                {
-                    wrong.add("an alive entity read as dead at " + Entity.toString(entity));
+                    try
+                    {
+                        // Alive and there once: checked at once, as the direct call checks, and recorded.
+                        world.destroy(new long[] {spare}, 1);
+                    }
+                    catch (final RuntimeException refused)
+                    {
+                        wrong.add("refused: " + refused.getMessage());
+                    }
+                    if (!world.valid(spare) || !world.valid(entity) || !positions.contains(entity))
+                    {
+                        wrong.add("an alive entity read as dead at " + Entity.toString(entity));
+                    }
                 }
             });
             assertEquals(alive - 1, world.aliveCount());
@@ -305,7 +308,7 @@ final class ParallelIterationTest
         }
 
         assertEquals(List.of(), wrong.subList(0, Math.min(5, wrong.size())), wrong.size() + " wrong answers in " +
-            rounds * count + " actions");
+            3 * rounds * count + " destroys");
     }
 
     @Test
