@@ -371,9 +371,9 @@ final class DeferralSubjects
 
     /**
      * The brute-force model: each alive entity's components by type. During a walk its answers are those of the
-     * walk's start (field writes aside), and its changes are checked against them as the direct calls check (a removal
-     * of a component the entity lacks is no change), queued, then made in order when the walk ends; an addition of
-     * {@link Frozen} runs the listener, whose removal of {@link Health} is decided then and made in the next round.
+     * walk's start (field writes aside), and its changes are queued, then made in order when the walk ends (a removal
+     * recorded after an addition of the same walk undoes it); an addition of {@link Frozen} runs the listener, whose
+     * removal of {@link Health} is made in the next round.
      */
     static final class Model implements Reader, Sink
     {
@@ -495,12 +495,6 @@ final class DeferralSubjects
         @Override
         public void remove(final long entity, final Class<? extends Record> component)
         {
-            if (!has(entity, component))
-            {
-                // Decided now, as the direct call decides: a component the entity lacks now is not removed later,
-                // even if a change recorded before gives it one by then.
-                return;
-            }
             recorded.add(() ->
             {
                 final Map<Class<? extends Record>, Record> held = entities.get(entity);

@@ -33,9 +33,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * a listener of one addition removes another component. Run in parallel on every thread count and chunk size, the
  * world must come out exactly, packed arrays and group order included, as the same actions leave it in a sequential
  * walk; and the sequential walk must visit exactly the entities that matched when it began and leave the world as a
- * brute-force model does that checks each change when made, as the direct call checks it, and makes them in order at
- * the walk's end (an entity no longer alive drops its change, an addition of a component the entity has by then
- * overwrites it, a removal of one it lacks does nothing), with what the listener records made in the rounds after.
+ * brute-force model does that makes the changes in order at the walk's end (an entity no longer alive drops its
+ * change, an addition of a component the entity has by then overwrites it, a removal of one it lacks by then does
+ * nothing, one recorded after an addition of the same walk undoes it), with what the listener records made in the
+ * rounds after.
  */
 final class ParallelDeferralModelTest
 {
