@@ -3,6 +3,9 @@ package dev.cairn.parallel;
 import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.RawStorage;
+import dev.cairn.parallel.ParallelFixtures.Position;
 import dev.cairn.storage.ComponentStorage;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Runs of adds played in bulk ({@link ComponentStorage#addRowsQuickly}) against the same adds made one by one with
+ * Runs of adds played in bulk ({@link RawStorage#addRowsQuickly}) against the same adds made one by one with
  * {@code putRowIfAlive}: packed order, values, ticks, listeners and refusals; and hostile direct calls.
  */
 final class CommandBufferBulkTest
@@ -137,7 +140,8 @@ final class CommandBufferBulkTest
                 {
                     final long entity = entities[add.entity()];
                     final ComponentStorage<?> storage = storages.get(add.storage());
-                    final ByteBuffer row = ByteBuffer.allocate(Math.max(1, storage.rowBytes()))
+                    final RawStorage raw = Access.rawStorage(storage);
+                    final ByteBuffer row = ByteBuffer.allocate(Math.max(1, raw.rowBytes()))
                         .order(ByteOrder.nativeOrder());
                     switch (add.storage())
                     {
@@ -146,7 +150,7 @@ final class CommandBufferBulkTest
                         case 2 -> row.putInt(0, add.value()).put(4, (byte)(add.value() % 2 == 0 ? 1 : 0));
                         default -> row.putFloat(0, add.value());
                     }
-                    if (!storage.putRowIfAlive(entity, row.array(), 0))
+                    if (!raw.putRowIfAlive(entity, row.array(), 0))
                     {
                         skipped[0]++;
                     }
@@ -229,9 +233,12 @@ final class CommandBufferBulkTest
         }
     }
 
-    /** A swapping storage cleared under a walk refuses adds until the walk returns, also those of a run. */
+    /**
+     * A clear made under a walk waits for its end, and so do the adds of a buffer applied after it in the same walk:
+     * the run of adds is not taken in bulk, each add is recorded behind the clear, so the storage ends holding them.
+     */
     @Test
-    void applyInsideAWalkThatClearedASwappingStorageRefusesItsAddsInBulkToo()
+    void applyInsideAWalkThatClearedAStorageDefersItsAddsBehindTheClear()
     {
         try (World world = new World(1 << 16))
         {
@@ -253,17 +260,27 @@ final class CommandBufferBulkTest
                 if (visited.getAndIncrement() == 0)
                 {
                     positions.clear();
-                    assertThrows(IllegalStateException.class, commands::apply);
+                    assertEquals(0, commands.apply(), "every entity is alive");
+                    assertEquals(entities.length, positions.size(), "nothing is cleared or added until the walk ends");
+                    assertEquals(new Position(0f, 0f), positions.get(entities[0]));
                 }
             });
-            assertEquals(1, visited.get(), "the walk visits nothing added after the clear");
-            assertEquals(0, positions.memberCount());
+            assertEquals(entities.length, visited.get(), "the walk visits every entity it began with");
+            assertEquals(entities.length, positions.memberCount(), "cleared, then every add made again");
+            for (final long entity : entities)
+            {
+                assertEquals(new Position(-1f, -1f), positions.get(entity));
+            }
         }
     }
 
-    /** A worker of a parallel iteration is refused, as for every other structural change. */
+    /**
+     * In a parallel walk nothing is added in bulk: the entries are left to putRowIfAlive, whose adds are deferred into
+     * the chunk's queue and made after the walk in the chunks' order, so the add of the last entity in walk order is
+     * made last.
+     */
     @Test
-    void addRowsQuicklyFromAParallelIterationIsRefused()
+    void addRowsQuicklyFromAParallelWalkAddsNothingAndPutRowIfAliveDefersInTheChunksOrder()
     {
         try (World world = new World(1 << 16))
         {
@@ -278,25 +295,34 @@ final class CommandBufferBulkTest
                 positions.emplace(entity, i, i);
                 velocities.emplace(entity, i, i);
             }
-            final byte[] entry = entries(healths.rowBytes(), outsider);
-            final AtomicInteger refused = new AtomicInteger();
+            final RawStorage raw = Access.rawStorage(healths);
+            final List<Long> order = new ArrayList<>();
+            final ParallelFixtures_MoversView movers = new ParallelFixtures_MoversView(world);
+            movers.forEach((entity, position, velocity) -> order.add(entity));
+            final AtomicInteger left = new AtomicInteger();
             final ForkJoinPool pool = new ForkJoinPool(2);
             try
             {
-                new ParallelFixtures_MoversView(world).parallelForEach(pool, 1, (entity, position, velocity) ->
+                movers.parallelForEach(pool, 1, (entity, position, velocity) ->
                 {
-                    final IllegalStateException thrown =
-                        assertThrows(IllegalStateException.class, () -> healths.addRowsQuickly(entry, 0, 1));
-                    assertTrue(thrown.getMessage().contains("CommandBuffer"), thrown.getMessage());
-                    refused.incrementAndGet();
+                    final byte[] entry = entries(raw.rowBytes(), outsider);
+                    ByteBuffer.wrap(entry).order(ByteOrder.nativeOrder())
+                        .putInt(Long.BYTES + raw.rowOffset(0), (int)position.x());
+                    if (raw.addRowsQuickly(entry, 0, 1) == 0)
+                    {
+                        left.incrementAndGet();
+                    }
+                    assertTrue(raw.putRowIfAlive(outsider, entry, Long.BYTES));
+                    assertFalse(healths.contains(outsider), "deferred until the walk returns");
                 });
             }
             finally
             {
                 pool.shutdownNow();
             }
-            assertEquals(100, refused.get());
-            assertFalse(healths.contains(outsider));
+            assertEquals(100, left.get(), "nothing was added in bulk");
+            assertEquals((int)positions.x(order.get(order.size() - 1)), healths.hp(outsider),
+                "the add of the last entity in walk order was made last");
         }
     }
 
@@ -308,29 +334,32 @@ final class CommandBufferBulkTest
             final ParallelFixtures_PositionStorage positions = world.storage(ParallelFixtures_PositionStorage.TYPE);
             final long a = world.create();
             positions.emplace(world.create(), 0f, 0f);
-            final int rowBytes = positions.rowBytes();
+            final RawStorage raw = Access.rawStorage(positions);
+            final int rowBytes = raw.rowBytes();
             final byte[] one = entries(rowBytes, a);
-            assertThrows(IndexOutOfBoundsException.class, () -> positions.addRowsQuickly(one, 0, Integer.MAX_VALUE));
+            assertThrows(IndexOutOfBoundsException.class, () -> raw.addRowsQuickly(one, 0, Integer.MAX_VALUE));
             assertThrows(IndexOutOfBoundsException.class,
-                () -> positions.addRowsQuickly(one, Integer.MAX_VALUE, 1));
+                () -> raw.addRowsQuickly(one, Integer.MAX_VALUE, 1));
             assertThrows(IndexOutOfBoundsException.class,
-                () -> positions.addRowsQuickly(one, 1, Integer.MAX_VALUE / 16 + 1)); // count * 16 wraps in int
-            assertThrows(NullPointerException.class, () -> positions.addRowsQuickly(null, 0, 0));
+                () -> raw.addRowsQuickly(one, 1, Integer.MAX_VALUE / 16 + 1)); // count * 16 wraps in int
+            assertThrows(NullPointerException.class, () -> raw.addRowsQuickly(null, 0, 0));
             other.create();
             other.create();
             final long foreign = other.create();            // index 2: never created in world
             final byte[] odd = entries(rowBytes, Entity.NULL, -1L, Long.MAX_VALUE, foreign, Entity.of(1, 5));
             for (int i = 0; i < 5; i++)
             {
-                assertEquals(0, positions.addRowsQuickly(odd, i * (8 + rowBytes), 1), "entry " + i);
+                assertEquals(0, raw.addRowsQuickly(odd, i * (8 + rowBytes), 1), "entry " + i);
             }
             assertEquals(1, positions.memberCount());
-            // From inside a walk of the same storage: appended behind the walk, not visited.
+            // From inside a walk of the same storage: nothing in bulk; the one-by-one add is deferred to its end.
             final List<Long> seen = new ArrayList<>();
             positions.forEach(entity ->
             {
                 seen.add(entity);
-                assertEquals(1, positions.addRowsQuickly(one, 0, 1));
+                assertEquals(0, raw.addRowsQuickly(one, 0, 1));
+                assertTrue(raw.putRowIfAlive(a, one, Long.BYTES));
+                assertFalse(positions.contains(a));
             });
             assertEquals(1, seen.size());
             assertTrue(positions.contains(a));
@@ -338,7 +367,7 @@ final class CommandBufferBulkTest
             final long b = world.create();
             final byte[] two = entries(rowBytes, b);
             final AtomicInteger quick = new AtomicInteger(-1);
-            positions.onAdded((entity, index) -> quick.set(positions.addRowsQuickly(two, 0, 1)));
+            positions.onAdded((entity, index) -> quick.set(raw.addRowsQuickly(two, 0, 1)));
             positions.emplace(world.create(), 1f, 1f);
             assertEquals(0, quick.get());
             assertFalse(positions.contains(b));
@@ -347,7 +376,9 @@ final class CommandBufferBulkTest
         final ParallelFixtures_PositionStorage closed = closedWorld.storage(ParallelFixtures_PositionStorage.TYPE);
         final long c = closedWorld.create();
         closedWorld.close();
-        assertThrows(IllegalStateException.class, () -> closed.addRowsQuickly(entries(closed.rowBytes(), c), 0, 1));
+        final RawStorage closedRaw = Access.rawStorage(closed);
+        assertThrows(IllegalStateException.class,
+            () -> closedRaw.addRowsQuickly(entries(closedRaw.rowBytes(), c), 0, 1));
     }
 
     /**
@@ -416,7 +447,8 @@ final class CommandBufferBulkTest
                         steps.add(() ->
                         {
                             final ByteBuffer row = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-                            positions.putRowIfAlive(entity, row.putFloat(0, value).putFloat(4, value).array(), 0);
+                            Access.rawStorage(positions)
+                                .putRowIfAlive(entity, row.putFloat(0, value).putFloat(4, value).array(), 0);
                         });
                     }
                 }

@@ -3,6 +3,9 @@ package dev.cairn.parallel;
 import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.command.CommandBuffer;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.Row;
 import dev.cairn.parallel.ParallelFixtures.Follow;
 import dev.cairn.parallel.ParallelFixtures.Mood;
 import dev.cairn.parallel.ParallelFixtures.Position;
@@ -548,8 +551,8 @@ final class CommandBufferTest
         final ParallelFixtures_PositionStorage storage = positions;
         final IllegalStateException during = assertThrows(IllegalStateException.class, () ->
             world.view(Position.class).parallelForEach(ForkJoinPool.commonPool(), 1, entity -> commands.apply()));
-        assertTrue(during.getMessage().contains(
-            "cannot be applied while the structure of its World is locked ("), during.getMessage());
+        assertTrue(during.getMessage().contains("cannot be applied while RuntimeView.parallelForEach runs in " +
+            "parallel") && during.getMessage().contains("apply it after"), during.getMessage());
         assertEquals(1, commands.size());
         assertTrue(storage.contains(a));
         world.close();
@@ -557,17 +560,89 @@ final class CommandBufferTest
     }
 
     @Test
-    void aCreatedListenerThatClosesTheWorldDuringApplyIsReportedAsTheApplysCreate()
+    void applyInsideASequentialWalkCreatesAtOnceAndMakesTheOtherChangesWhenTheWalkReturns()
+    {
+        final long a = world.create();
+        positions.emplace(a, 1f, 1f);
+        final long b = world.create();
+        final long placeholder = commands.create();
+        positions.emplace(commands, placeholder, 2f, 2f);
+        healths.emplace(commands, a, 5, true);
+        commands.destroy(b);
+        final List<String> during = new ArrayList<>();
+
+        positions.forEach(entity ->
+        {
+            assertEquals(0, commands.apply());
+            during.add(world.aliveCount() + " alive, " + positions.size() + " positions, health " +
+                healths.contains(a) + ", " + Entity.toString(b) + " " + world.valid(b));
+        });
+
+        assertEquals(List.of("3 alive, 1 positions, health false, 1v0 true"), during,
+            "the create was made at once (and not visited), the rest waited for the walk's end");
+        assertEquals(2, world.aliveCount());
+        assertEquals(2, positions.size());
+        assertEquals(5, healths.hp(a));
+        assertFalse(world.valid(b));
+        assertTrue(commands.isEmpty());
+    }
+
+    @Test
+    void applyInsideAWalkLeavesTheWorldAsAnApplyRightAfterTheWalkWould()
+    {
+        final List<String> outcomes = new ArrayList<>();
+        for (final boolean inside : new boolean[] {false, true})
+        {
+            try (World twin = new World(1 << 16))
+            {
+                final ParallelFixtures_PositionStorage ps = twin.storage(ParallelFixtures_PositionStorage.TYPE);
+                final ParallelFixtures_HealthStorage hs = twin.storage(ParallelFixtures_HealthStorage.TYPE);
+                final CommandBuffer buffer = new CommandBuffer(twin);
+                final long a = twin.create();
+                ps.emplace(a, 1f, 1f);
+                final long b = twin.create();
+                final long placeholder = buffer.create();
+                ps.emplace(buffer, placeholder, 2f, 2f);
+                ps.patch(buffer, placeholder, 3f, 3f);     // patches what the add before it added
+                hs.emplace(buffer, a, 6, true);
+                hs.patch(buffer, a, 7, true);
+                buffer.destroy(b);
+                hs.emplace(buffer, b, 8, true);             // b is gone by then
+                ps.forEach(entity ->
+                {
+                    if (inside)
+                    {
+                        buffer.apply();
+                    }
+                });
+                if (!inside)
+                {
+                    buffer.apply();
+                }
+                outcomes.add(ParallelFixtures.digest(twin));
+            }
+        }
+        assertEquals(outcomes.get(0), outcomes.get(1), "applied after the walk, then inside it");
+    }
+
+    @Test
+    void aCreatedListenerThatClosesTheWorldDuringApplyIsRefusedAndTheApplyGoesOn()
     {
         world.onCreated(entity -> world.close());
         final long placeholder = commands.create();
+        positions.emplace(commands, placeholder, 1f, 2f);
+        final long other = commands.create();
 
-        final IllegalStateException closed = assertThrows(IllegalStateException.class, commands::apply);
+        final IllegalStateException refused = assertThrows(IllegalStateException.class, commands::apply);
 
-        assertTrue(closed.getMessage().startsWith("CommandBuffer.apply() was playing back the create() recorded as " +
-            "placeholder 0x" + Long.toHexString(placeholder) + ": a listener closed the World"),
-            closed.getMessage());
-        assertTrue(world.isClosed());
+        assertTrue(refused.getMessage().contains("World cannot be closed while a listener of World: created") &&
+            refused.getMessage().contains("close it after"), refused.getMessage());
+        assertEquals(1, refused.getSuppressed().length, "the second create's listener was refused too");
+        assertFalse(world.isClosed());
+        assertEquals(2, world.aliveCount(), "both creates were made");
+        assertEquals(new Position(1f, 2f), positions.getAt(0), "and the command naming the first");
+        assertTrue(commands.isEmpty());
+        assertTrue(other < 0, "a placeholder");
     }
 
     @Test
@@ -632,7 +707,7 @@ final class CommandBufferTest
         final IllegalStateException failure = assertThrows(IllegalStateException.class, commands::apply);
 
         assertTrue(failure.getMessage().startsWith("listener failed on"));
-        assertEquals(dev.cairn.signal.Signal.MAX_SUPPRESSED, failure.getSuppressed().length);
+        assertEquals(Failures.MAX_SUPPRESSED, failure.getSuppressed().length);
         assertEquals(entities.length, positions.size(), "every command ran");
     }
 
@@ -640,7 +715,7 @@ final class CommandBufferTest
     void aRowRefusesAWriteOutsideItself()
     {
         final long entity = world.create();
-        final CommandBuffer.Row row = commands.record(false, positions, entity);
+        final Row row = commands.record(false, positions, entity);
 
         assertThrows(IndexOutOfBoundsException.class, () -> row.putFloat(8, 1f));
         assertThrows(IndexOutOfBoundsException.class, () -> row.putFloat(-1, 1f));
@@ -656,11 +731,11 @@ final class CommandBufferTest
     void aRowHoldingABooleanOrEnumByteWithNoValueFailsItsCommandAndTheOthersStillRun()
     {
         final long[] entities = {world.create(), world.create(), world.create(), world.create()};
-        commands.record(false, healths, entities[0]).putByte(healths.rowOffset(1), (byte)2);
+        commands.record(false, healths, entities[0]).putByte(Access.rawStorage(healths).rowOffset(1), (byte)2);
         healths.emplace(commands, entities[1], 5, true);
-        final CommandBuffer.Row follow = commands.record(false, follows, entities[2]);
-        follow.putLong(follows.rowOffset(0), entities[0]);
-        follow.putByte(follows.rowOffset(1), (byte)Mood.values().length);
+        final Row follow = commands.record(false, follows, entities[2]);
+        follow.putLong(Access.rawStorage(follows).rowOffset(0), entities[0]);
+        follow.putByte(Access.rawStorage(follows).rowOffset(1), (byte)Mood.values().length);
         follows.emplace(commands, entities[3], entities[1], Mood.CALM, (short)1);
 
         final IllegalArgumentException failure = assertThrows(IllegalArgumentException.class, commands::apply);
@@ -769,7 +844,7 @@ final class CommandBufferTest
     void aRowWrittenFromAnotherThreadWhileItsLaneGrowsNeverWritesOutsideTheLane() throws Exception
     {
         final long entity = world.create();
-        final CommandBuffer.Row[] shared = {commands.record(false, positions, entity)};
+        final Row[] shared = {commands.record(false, positions, entity)};
         final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
         final Thread writer = new Thread(() ->
         {

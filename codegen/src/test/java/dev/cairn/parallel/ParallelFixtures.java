@@ -2,9 +2,11 @@ package dev.cairn.parallel;
 
 import dev.cairn.Component;
 import dev.cairn.DeletionPolicy;
+import dev.cairn.Entity;
 import dev.cairn.EntityRef;
 import dev.cairn.Group;
 import dev.cairn.View;
+import dev.cairn.group.RuntimeGroup;
 import dev.cairn.world.World;
 import dev.cairn.storage.ComponentStorage;
 
@@ -64,6 +66,12 @@ public final class ParallelFixtures
     {
     }
 
+    /** A component no fixture world asks for up front: its storage is made the first time it is asked for. */
+    @Component
+    public record Unasked(int n)
+    {
+    }
+
     /** Leads with Position or Velocity, excludes a tag. */
     @View(with = {Position.class, Velocity.class}, without = Frozen.class)
     public interface Movers
@@ -117,7 +125,7 @@ public final class ParallelFixtures
         final List<ComponentStorage<?>> storages = storages(world);
         world.forEachEntity(entity ->
         {
-            final StringBuilder text = new StringBuilder(dev.cairn.Entity.toString(entity));
+            final StringBuilder text = new StringBuilder(Entity.toString(entity));
             for (final ComponentStorage<?> storage : storages)
             {
                 if (storage.contains(entity))
@@ -125,8 +133,51 @@ public final class ParallelFixtures
                     text.append(' ').append(storage.get(entity));
                 }
             }
-            entities.put(dev.cairn.Entity.index(entity), text.toString());
+            entities.put(Entity.index(entity), text.toString());
         });
         return entities.values().toString();
+    }
+
+    /**
+     * Every storage's packed array (members with their values, tombstones, released entries) and every group's order,
+     * then the {@link #digest}: equal layouts mean that the same changes were made in the same order, not only that
+     * the same entities hold the same values.
+     */
+    public static String layout(final World world)
+    {
+        final StringBuilder text = new StringBuilder();
+        for (final ComponentStorage<?> storage : storages(world))
+        {
+            text.append(storage.name()).append(" (").append(storage.extent()).append(" of ").append(storage.size())
+                .append("):");
+            for (int i = 0; i < storage.size(); i++)
+            {
+                final long entity = storage.entityAt(i);
+                text.append(' ');
+                if (entity == Entity.NULL)
+                {
+                    text.append("hole");
+                }
+                else if (storage.indexOf(entity) != i)
+                {
+                    text.append("released ").append(Entity.toString(entity));
+                }
+                else
+                {
+                    text.append(Entity.toString(entity)).append('=').append(storage.get(entity));
+                }
+            }
+            text.append('\n');
+        }
+        for (final RuntimeGroup group : world.groups())
+        {
+            text.append(group).append(':');
+            for (int i = 0; i < group.extent(); i++)
+            {
+                text.append(' ').append(Entity.toString(group.entityAt(i)));
+            }
+            text.append('\n');
+        }
+        return text.append(digest(world)).toString();
     }
 }

@@ -4,6 +4,8 @@ import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.codegen.fixture.Colour;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.RawStorage;
 import dev.cairn.snapshot.ContinuousLoader;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshot.SnapshotFormatException;
@@ -156,8 +158,8 @@ class ContinuousLoaderTest
             loader.load(snapshot.duplicate());
 
             assertEquals(5, refused.size());
-            assertTrue(refused.get(0).getMessage().contains("while this loader applies a snapshot"),
-                refused.get(0).getMessage());
+            assertTrue(refused.get(0).getMessage().contains("cannot load a snapshot into the World while a listener " +
+                "of World: created") && refused.get(0).getMessage().contains("after"), refused.get(0).getMessage());
             assertEquals(5, client.aliveCount(), "no entity mirrors nothing");
             assertEquals(5, client.storage(SnapshotFixtures_HeatStorage.TYPE).size(), "the outer load completed");
 
@@ -228,6 +230,60 @@ class ContinuousLoaderTest
             assertEquals(new Heat(10f), client.get(loader.local(ships[0]), Heat.class));
             assertEquals(new Heat(12f), client.get(loader.local(ships[2]), Heat.class));
             assertNotEquals(player, loader.local(ships[0]));
+        }
+    }
+
+    @Test
+    void newSourceEntitiesGetLocalEntitiesInTheSourcesOrder()
+    {
+        try (World server = new World(); World client = new World();
+             ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            final long[] sources = new long[5];
+            for (int i = 0; i < sources.length; i++)
+            {
+                sources[i] = server.create();
+                server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(sources[i], i);
+            }
+
+            loader.load(Worlds.save(server));
+
+            final List<Long> locals = new ArrayList<>();
+            for (final long source : sources)
+            {
+                locals.add(loader.local(source));
+            }
+            assertEquals(List.of(Entity.of(0, 0), Entity.of(1, 0), Entity.of(2, 0), Entity.of(3, 0), Entity.of(4, 0)),
+                locals, "a new world hands out its lowest indices first, to the sources in their order");
+        }
+    }
+
+    @Test
+    void aLoadFromInsideAWalkOfTheLiveWorldIsRefusedNamingTheWalkAndLoadsAfterIt()
+    {
+        try (World server = new World(); World client = new World();
+             ContinuousLoader loader = new ContinuousLoader(client))
+        {
+            for (int i = 0; i < 5; i++)
+            {
+                server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(server.create(), i);
+            }
+            final var heats = client.storage(SnapshotFixtures_HeatStorage.TYPE);
+            heats.emplace(client.create(), -1f);
+            final String before = Worlds.digest(client);
+            final List<IllegalStateException> refused = new ArrayList<>();
+
+            heats.forEach(entity -> refused.add(
+                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)))));
+
+            assertEquals(1, refused.size());
+            assertTrue(refused.get(0).getMessage().contains("cannot load a snapshot into the World while " +
+                "SnapshotFixtures.Heat storage.forEach runs") && refused.get(0).getMessage().contains("after"),
+                refused.get(0).getMessage());
+            assertEquals(before, Worlds.digest(client), "the refused load changed nothing");
+            assertEquals(0, loader.size());
+            loader.load(Worlds.save(server));
+            assertFollows(server, client, loader);
         }
     }
 
@@ -416,7 +472,7 @@ class ContinuousLoaderTest
     }
 
     @Test
-    void closingTheLiveWorldFromAListenerStopsTheLoadAndKeepsWhatEarlierListenersThrew()
+    void closingTheLiveWorldFromAListenerIsRefusedAndTheLoadCompletesReportingWhatEveryListenerThrew()
     {
         try (World server = new World(); World client = new World(); ContinuousLoader loader = new ContinuousLoader(client))
         {
@@ -434,15 +490,23 @@ class ContinuousLoaderTest
                 client.close();
             });
 
-            final IllegalStateException stopped =
-                assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+            final IllegalArgumentException failed =
+                assertThrows(IllegalArgumentException.class, () -> loader.load(Worlds.save(server)));
 
-            assertTrue(stopped.getMessage().contains("the live World was closed while the ContinuousLoader applied"),
-                stopped.getMessage());
-            assertEquals(1, stopped.getSuppressed().length, "the earlier failure is kept");
-            assertEquals("the first listener call failed", stopped.getSuppressed()[0].getMessage());
-            assertEquals(2, calls[0], "it stopped at the close");
-            assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)));
+            assertEquals("the first listener call failed", failed.getMessage());
+            assertEquals(9, failed.getSuppressed().length, "each refused close is reported");
+            for (final Throwable refused : failed.getSuppressed())
+            {
+                assertTrue(refused instanceof IllegalStateException && refused.getMessage().contains(
+                    "World cannot be closed while a listener of SnapshotFixtures.Heat storage: added") &&
+                    refused.getMessage().contains("close it after"), refused.getMessage());
+            }
+            assertEquals(10, calls[0], "the load went on");
+            assertFalse(client.isClosed());
+            assertFollows(server, client, loader);
+            server.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(server.create(), 10f);
+            assertThrows(IllegalStateException.class, () -> loader.load(Worlds.save(server)), "refused again");
+            assertFollows(server, client, loader);
         }
     }
 
@@ -462,17 +526,19 @@ class ContinuousLoaderTest
         for (final ComponentStorage<?> from : source.storages())
         {
             final ComponentStorage<?> to = live.storage(from.type());
-            final UnsafeBuffer expected = new UnsafeBuffer(new byte[Math.max(1, from.rowBytes())]);
-            final UnsafeBuffer actual = new UnsafeBuffer(new byte[Math.max(1, from.rowBytes())]);
+            final RawStorage fromRaw = Access.rawStorage(from);
+            final RawStorage toRaw = Access.rawStorage(to);
+            final UnsafeBuffer expected = new UnsafeBuffer(new byte[Math.max(1, fromRaw.rowBytes())]);
+            final UnsafeBuffer actual = new UnsafeBuffer(new byte[Math.max(1, fromRaw.rowBytes())]);
             for (final long entity : alive)
             {
                 final long local = loader.local(entity);
                 assertEquals(from.contains(entity), to.contains(local), from.name() + " of " + Entity.toString(entity));
                 if (from.contains(entity))
                 {
-                    from.readRow(from.indexOf(entity), expected, 0);
+                    fromRaw.readRow(from.indexOf(entity), expected, 0);
                     translate(from, expected, source, loader);
-                    to.readRow(to.indexOf(local), actual, 0);
+                    toRaw.readRow(to.indexOf(local), actual, 0);
                     assertEquals(expected, actual, from.name() + " of " + Entity.toString(entity));
                 }
             }
@@ -487,7 +553,7 @@ class ContinuousLoaderTest
         {
             if (fields.get(k).type() == FieldType.ENTITY)
             {
-                final int at = storage.rowOffset(k);
+                final int at = Access.rawStorage(storage).rowOffset(k);
                 final long reference = row.getLong(at, ByteOrder.nativeOrder());
                 row.putLong(at, source.valid(reference) ? loader.local(reference) : Entity.NULL,
                     ByteOrder.nativeOrder());
@@ -552,16 +618,17 @@ class ContinuousLoaderTest
         final World live,
         final Map<Long, Long> mapped)
     {
-        final UnsafeBuffer incoming = new UnsafeBuffer(new byte[Math.max(1, from.rowBytes())]);
-        final UnsafeBuffer present = new UnsafeBuffer(new byte[Math.max(1, from.rowBytes())]);
-        from.readRow(from.indexOf(entity), incoming, 0);
-        to.readRow(to.indexOf(local), present, 0);
+        final RawStorage fromRaw = Access.rawStorage(from);
+        final UnsafeBuffer incoming = new UnsafeBuffer(new byte[Math.max(1, fromRaw.rowBytes())]);
+        final UnsafeBuffer present = new UnsafeBuffer(new byte[Math.max(1, fromRaw.rowBytes())]);
+        fromRaw.readRow(from.indexOf(entity), incoming, 0);
+        Access.rawStorage(to).readRow(to.indexOf(local), present, 0);
         final List<Schema.Field> fields = from.type().schema().fields();
         for (int k = 0; k < fields.size(); k++)
         {
             if (fields.get(k).type() == FieldType.ENTITY)
             {
-                final int at = from.rowOffset(k);
+                final int at = fromRaw.rowOffset(k);
                 final long reference = incoming.getLong(at, ByteOrder.nativeOrder());
                 final Long target = mapped.get(reference);
                 if (source.valid(reference) && (target == null || !live.valid(target)))

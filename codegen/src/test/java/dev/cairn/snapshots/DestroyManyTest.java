@@ -120,18 +120,21 @@ class DestroyManyTest
     }
 
     @Test
-    void anEntityAListenerDestroyedMeanwhileIsSkippedAndWhatListenersThrowComesAtTheEnd()
+    void aDestroyAListenerMakesWaitsForTheBulkDestroyToEndAndWhatListenersThrowComesAtTheEnd()
     {
         try (World world = new World())
         {
             final long a = world.create();
             final long b = world.create();
             final long c = world.create();
+            final List<String> heard = new ArrayList<>();
             world.onDestroying(entity ->
             {
+                heard.add(Entity.toString(entity));
                 if (entity == a)
                 {
                     world.destroy(c);
+                    heard.add(Entity.toString(c) + (world.valid(c) ? " still alive" : " gone"));
                     throw new IllegalStateException("listener failed on " + Entity.toString(entity));
                 }
             });
@@ -140,6 +143,8 @@ class DestroyManyTest
                 assertThrows(IllegalStateException.class, () -> world.destroy(new long[] {a, b, c}, 3));
 
             assertEquals("listener failed on 0v0", thrown.getMessage());
+            assertEquals(List.of("0v0", "2v0 still alive", "1v0", "2v0"), heard,
+                "the listener's destroy waited, so the bulk destroy met c alive and destroyed it, once");
             assertEquals(0, world.aliveCount(), "every entity went, the failing listener's included");
         }
     }

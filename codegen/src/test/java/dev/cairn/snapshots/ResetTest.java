@@ -179,7 +179,7 @@ class ResetTest
     }
 
     @Test
-    void aLoadFromInsideAWalkOfTheWorldIsRefusedAndLoadsCleanlyOnceTheWalkReturned()
+    void aResetOrALoadFromInsideAWalkIsRefusedNamingTheWalkAClearWaitsForItsEndAndTheLoadIsWholeAfterIt()
     {
         final String[] walks = {"swap-and-pop storage", "in-place storage", "view", "non-owning group", "observer"};
         for (final String walk : walks)
@@ -194,31 +194,62 @@ class ResetTest
                 copy.storage(SnapshotFixtures_HeatStorage.TYPE).emplace(copy.create(), 1f);
                 copy.storage(SnapshotFixtures_LinkStorage.TYPE).emplace(copy.create(), Entity.NULL, Entity.NULL, 1);
                 final List<Long> visited = new ArrayList<>();
-                final AtomicReference<IllegalStateException> refused = new AtomicReference<>();
+                final List<IllegalStateException> refused = new ArrayList<>();
                 final java.util.function.LongConsumer action = entity ->
                 {
                     visited.add(entity);
                     if (visited.size() == 1)
                     {
-                        copy.reset();
-                        refused.set(assertThrows(IllegalStateException.class,
+                        refused.add(assertThrows(IllegalStateException.class, copy::reset, walk));
+                        refused.add(assertThrows(IllegalStateException.class,
                             () -> Snapshot.load(copy, snapshot.duplicate()), walk));
+                        copy.clear();
+                        assertTrue(copy.valid(entity), "the clear waits for the walk's end");
                     }
                 };
+                final int count;
                 switch (walk)
                 {
-                    case "swap-and-pop storage" -> copy.storage(SnapshotFixtures_LinkStorage.TYPE).forEach(action);
-                    case "in-place storage" -> copy.storage(SnapshotFixtures_HeatStorage.TYPE).forEach(action);
-                    case "view" -> copy.view(Link.class, Heat.class).forEach(action);
-                    case "non-owning group" -> group.forEach(action);
-                    default -> observer.forEach(action);
+                    case "swap-and-pop storage" ->
+                    {
+                        count = copy.storage(SnapshotFixtures_LinkStorage.TYPE).memberCount();
+                        copy.storage(SnapshotFixtures_LinkStorage.TYPE).forEach(action);
+                    }
+                    case "in-place storage" ->
+                    {
+                        count = copy.storage(SnapshotFixtures_HeatStorage.TYPE).memberCount();
+                        copy.storage(SnapshotFixtures_HeatStorage.TYPE).forEach(action);
+                    }
+                    case "view" ->
+                    {
+                        count = copy.view(Link.class, Heat.class).count();
+                        copy.view(Link.class, Heat.class).forEach(action);
+                    }
+                    case "non-owning group" ->
+                    {
+                        count = group.size();
+                        group.forEach(action);
+                    }
+                    default ->
+                    {
+                        count = observer.size();
+                        observer.forEach(action);
+                    }
                 }
 
-                assertTrue(refused.get().getMessage().contains("while") &&
-                    refused.get().getMessage().contains("is being iterated") &&
-                    refused.get().getMessage().contains("load after the walk returns"), refused.get().getMessage());
-                assertEquals(1, visited.size(), walk + ": the walk visited nothing loaded: " + visited);
-                assertEquals(0, copy.aliveCount(), walk + ": the refused load changed nothing");
+                for (final IllegalStateException refusal : refused)
+                {
+                    assertTrue(refusal.getMessage().contains(" while ") &&
+                        refusal.getMessage().contains(".forEach runs") &&
+                        refusal.getMessage().contains("after the walk or listener returns"), refusal.getMessage());
+                }
+                assertTrue(refused.get(0).getMessage().contains("clear()"), "a reset points to the clear that waits");
+                assertEquals(count, visited.size(), walk + ": the walk visited every entity it began with");
+                assertEquals(0, copy.aliveCount(), walk + ": the clear was made when the walk returned");
+                final IllegalStateException cleared =
+                    assertThrows(IllegalStateException.class, () -> Snapshot.load(copy, snapshot.duplicate()));
+                assertTrue(cleared.getMessage().contains("reset()"), cleared.getMessage());
+                copy.reset();
 
                 Snapshot.load(copy, snapshot.duplicate());
 
@@ -251,7 +282,8 @@ class ResetTest
             links.remove(removed);
 
             assertNotNull(refused.get());
-            assertTrue(refused.get().getMessage().contains("a component's addition, update or removal"),
+            assertTrue(refused.get().getMessage().contains("cannot reset() the World while a listener of " +
+                "SnapshotFixtures.Link storage: removing") && refused.get().getMessage().contains("clear()"),
                 refused.get().getMessage());
             assertTrue(world.valid(kept));
             assertTrue(links.contains(kept));
@@ -260,8 +292,8 @@ class ResetTest
             final AtomicReference<IllegalStateException> fromDestroy = new AtomicReference<>();
             world.onDestroying(entity -> fromDestroy.set(assertThrows(IllegalStateException.class, world::reset)));
             world.destroy(kept);
-            assertTrue(fromDestroy.get().getMessage().contains("an entity is being destroyed"),
-                fromDestroy.get().getMessage());
+            assertTrue(fromDestroy.get().getMessage().contains("cannot reset() the World while a listener of World: " +
+                "destroying in destroy(" + Entity.toString(kept) + ")"), fromDestroy.get().getMessage());
             assertTrue(world.valid(removed), "the other entity was not destroyed");
         }
     }
@@ -285,10 +317,12 @@ class ResetTest
             links.patch(one, Entity.NULL, Entity.NULL, 2);
 
             assertEquals(6, refused.size(), "4 creations, an addition and an update: each refused");
-            assertTrue(refused.get(0).getMessage().contains("an entity's creation is being announced"),
-                refused.get(0).getMessage());
-            assertTrue(refused.get(4).getMessage().contains("addition, update or removal"),
-                refused.get(4).getMessage());
+            assertTrue(refused.get(0).getMessage().contains("cannot reset() the World while a listener of World: " +
+                "created runs"), refused.get(0).getMessage());
+            assertTrue(refused.get(4).getMessage().contains("while a listener of SnapshotFixtures.Link storage: " +
+                "added"), refused.get(4).getMessage());
+            assertTrue(refused.get(5).getMessage().contains("while a listener of SnapshotFixtures.Link storage: " +
+                "updated"), refused.get(5).getMessage());
             assertTrue(world.valid(one) && world.valid(many[2]));
             assertEquals(4, world.aliveCount());
             assertEquals(2, links.get(one).weight());

@@ -4,6 +4,8 @@ import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.world.World;
 import dev.cairn.group.RuntimeGroup;
+import dev.cairn.internal.Access;
+import dev.cairn.internal.RawStorage;
 import dev.cairn.snapshot.Snapshot;
 import dev.cairn.snapshots.SnapshotFixtures.Heat;
 import dev.cairn.snapshots.SnapshotFixtures.Link;
@@ -79,7 +81,7 @@ final class Worlds
             {
                 if (world.valid(entity) && !storage.contains(entity))
                 {
-                    storage.addRow(entity, randomRow(storage, handles, random), 0);
+                    Access.rawStorage(storage).addRow(entity, randomRow(storage, handles, random), 0);
                 }
             }
             else if (kind < 78)
@@ -93,7 +95,7 @@ final class Worlds
             {
                 if (storage.contains(entity))
                 {
-                    storage.patchRow(entity, randomRow(storage, handles, random), 0);
+                    Access.rawStorage(storage).patchRow(entity, randomRow(storage, handles, random), 0);
                 }
             }
             else if (kind < 93)
@@ -126,12 +128,13 @@ final class Worlds
     /** A row of valid values for a storage's component: booleans 0 or 1, enum ordinals in range, handles seen. */
     static UnsafeBuffer randomRow(final ComponentStorage<?> storage, final List<Long> handles, final Random random)
     {
-        final UnsafeBuffer row = new UnsafeBuffer(new byte[Math.max(1, storage.rowBytes())]);
+        final RawStorage raw = Access.rawStorage(storage);
+        final UnsafeBuffer row = new UnsafeBuffer(new byte[Math.max(1, raw.rowBytes())]);
         final List<Schema.Field> fields = storage.type().schema().fields();
         for (int k = 0; k < fields.size(); k++)
         {
             final Schema.Field field = fields.get(k);
-            final int at = storage.rowOffset(k);
+            final int at = raw.rowOffset(k);
             switch (field.type())
             {
                 case BOOLEAN -> row.putByte(at, (byte)random.nextInt(2));
@@ -179,15 +182,16 @@ final class Worlds
         final StringBuilder text = new StringBuilder();
         text.append(storage.name()).append(": size ").append(storage.size()).append(", extent ")
             .append(storage.extent()).append(", members ").append(storage.memberCount()).append('\n');
-        final UnsafeBuffer row = new UnsafeBuffer(new byte[Math.max(1, storage.rowBytes())]);
+        final RawStorage raw = Access.rawStorage(storage);
+        final UnsafeBuffer row = new UnsafeBuffer(new byte[Math.max(1, raw.rowBytes())]);
         for (int i = 0; i < storage.size(); i++)
         {
             final long entity = storage.entityAt(i);
             text.append("  ").append(i).append(' ').append(Entity.toString(entity));
             if (entity != Entity.NULL)
             {
-                storage.readRow(i, row, 0);
-                text.append(' ').append(HexFormat.of().formatHex(row.byteArray(), 0, storage.rowBytes()));
+                raw.readRow(i, row, 0);
+                text.append(' ').append(HexFormat.of().formatHex(row.byteArray(), 0, raw.rowBytes()));
                 if (storage.isTracked() && i < storage.extent())
                 {
                     text.append(" added ").append(storage.addedTickAt(i)).append(" changed ")
