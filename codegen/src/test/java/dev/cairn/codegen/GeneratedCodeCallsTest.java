@@ -55,11 +55,11 @@ final class GeneratedCodeCallsTest
             while (matcher.find())
             {
                 final String owner = matcher.group(1) == null ? listed : matcher.group(1).replace('/', '.');
-                final String member = matcher.group(2).replace("\"", "").replace("<init>", "new");
+                final String member = matcher.group(2).replace("\"", "");
                 final Class<?> declaring = declaring(Class.forName(owner, false, getClass().getClassLoader()), member);
                 if (declaring != null && isCore(declaring))
                 {
-                    called.add(declaring.getSimpleName() + "." + member);
+                    called.add(declaring.getSimpleName() + "." + (member.equals("<init>") ? "new" : member));
                 }
             }
         }

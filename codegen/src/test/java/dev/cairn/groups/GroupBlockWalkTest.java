@@ -576,21 +576,24 @@ final class GroupBlockWalkTest
     }
 
     @Test
-    void aCommandBufferAppliedInsideTheActionMakesItsChangesWhenTheWalkReturns()
+    void applyingACommandBufferInsideTheActionIsRefusedNamingTheWalkAndItAppliesAfterIt()
     {
         populate(10);
         final BlockFixtures_BodiesGroup group = new BlockFixtures_BodiesGroup(world);
         final CommandBuffer commands = new CommandBuffer(world);
         final long[] parkedOne = {Entity.NULL};
+        final String[] refused = new String[1];
         group.forEachBlock(block ->
         {
             parkedOne[0] = block.entity(0);
             parked.emplace(commands, parkedOne[0]);
-            commands.apply();
-            assertTrue(group.contains(parkedOne[0]) && !parked.contains(parkedOne[0]),
-                "applied under the rules of direct calls: deferred to the walk's end");
+            refused[0] = assertThrows(IllegalStateException.class, commands::apply).getMessage();
             assertEquals(10, group.size());
         });
+        assertTrue(refused[0].contains("while BlockFixtures_BodiesGroup.forEachBlock runs") &&
+            refused[0].contains("apply it after the walk or listener returns"), refused[0]);
+        assertEquals(10, group.size(), "the refused apply changed nothing");
+        assertEquals(0, commands.apply(), "the commands stayed recorded");
         assertEquals(9, group.size());
         assertFalse(group.contains(parkedOne[0]));
     }

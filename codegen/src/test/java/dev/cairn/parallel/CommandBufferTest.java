@@ -6,6 +6,7 @@ import dev.cairn.command.CommandBuffer;
 import dev.cairn.internal.Access;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.Row;
+import dev.cairn.signal.Connection;
 import dev.cairn.parallel.ParallelFixtures.Follow;
 import dev.cairn.parallel.ParallelFixtures.Mood;
 import dev.cairn.parallel.ParallelFixtures.Position;
@@ -560,7 +561,7 @@ final class CommandBufferTest
     }
 
     @Test
-    void applyInsideASequentialWalkCreatesAtOnceAndMakesTheOtherChangesWhenTheWalkReturns()
+    void applyInsideAWalkOrAListenerIsRefusedNamingItAndChangesNothing()
     {
         final long a = world.create();
         positions.emplace(a, 1f, 1f);
@@ -569,60 +570,25 @@ final class CommandBufferTest
         positions.emplace(commands, placeholder, 2f, 2f);
         healths.emplace(commands, a, 5, true);
         commands.destroy(b);
-        final List<String> during = new ArrayList<>();
+        final List<String> refused = new ArrayList<>();
 
-        positions.forEach(entity ->
-        {
-            assertEquals(0, commands.apply());
-            during.add(world.aliveCount() + " alive, " + positions.size() + " positions, health " +
-                healths.contains(a) + ", " + Entity.toString(b) + " " + world.valid(b));
-        });
+        positions.forEach(entity -> refused.add(assertThrows(IllegalStateException.class, commands::apply)
+            .getMessage()));
+        final Connection applying = world.onCreated(entity -> refused.add(
+            assertThrows(IllegalStateException.class, commands::apply).getMessage()));
+        world.create();
+        applying.close();
 
-        assertEquals(List.of("3 alive, 1 positions, health false, 1v0 true"), during,
-            "the create was made at once (and not visited), the rest waited for the walk's end");
-        assertEquals(2, world.aliveCount());
-        assertEquals(2, positions.size());
+        assertTrue(refused.get(0).contains("while ParallelFixtures.Position storage.forEach runs") &&
+            refused.get(0).contains("apply it after the walk or listener returns"), refused.get(0));
+        assertTrue(refused.get(1).contains("a listener of World: created"), refused.get(1));
+        assertEquals(3, world.aliveCount(), "nothing was applied: a, b and the entity the listener heard of");
+        assertEquals(1, positions.size());
+        assertEquals(4, commands.size(), "the commands stay recorded");
+        assertEquals(0, commands.apply());
+        assertEquals(3, world.aliveCount());
         assertEquals(5, healths.hp(a));
         assertFalse(world.valid(b));
-        assertTrue(commands.isEmpty());
-    }
-
-    @Test
-    void applyInsideAWalkLeavesTheWorldAsAnApplyRightAfterTheWalkWould()
-    {
-        final List<String> outcomes = new ArrayList<>();
-        for (final boolean inside : new boolean[] {false, true})
-        {
-            try (World twin = new World(1 << 16))
-            {
-                final ParallelFixtures_PositionStorage ps = twin.storage(ParallelFixtures_PositionStorage.TYPE);
-                final ParallelFixtures_HealthStorage hs = twin.storage(ParallelFixtures_HealthStorage.TYPE);
-                final CommandBuffer buffer = new CommandBuffer(twin);
-                final long a = twin.create();
-                ps.emplace(a, 1f, 1f);
-                final long b = twin.create();
-                final long placeholder = buffer.create();
-                ps.emplace(buffer, placeholder, 2f, 2f);
-                ps.patch(buffer, placeholder, 3f, 3f);     // patches what the add before it added
-                hs.emplace(buffer, a, 6, true);
-                hs.patch(buffer, a, 7, true);
-                buffer.destroy(b);
-                hs.emplace(buffer, b, 8, true);             // b is gone by then
-                ps.forEach(entity ->
-                {
-                    if (inside)
-                    {
-                        buffer.apply();
-                    }
-                });
-                if (!inside)
-                {
-                    buffer.apply();
-                }
-                outcomes.add(ParallelFixtures.digest(twin));
-            }
-        }
-        assertEquals(outcomes.get(0), outcomes.get(1), "applied after the walk, then inside it");
     }
 
     @Test

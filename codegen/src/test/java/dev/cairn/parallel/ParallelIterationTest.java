@@ -674,8 +674,8 @@ final class ParallelIterationTest
         changes.put("disconnect a component listener", entity -> watching.close());
         changes.put("disconnect a world listener", entity -> counting.close());
         changes.put("advance the tick", entity -> world.advanceTick());
-        changes.put("advance the clock", entity -> world.clock().advance());
-        changes.put("restore the clock", entity -> world.clock().restore(1_000));
+        changes.put("advance a storage's clock", entity -> positions.clock().advance());
+        changes.put("restore a storage's clock", entity -> positions.clock().restore(1_000));
         changes.put("apply a command buffer", entity -> new CommandBuffer(world).apply());
         changes.put("close the world", entity -> world.close());
         final String before = ParallelFixtures.layout(world);

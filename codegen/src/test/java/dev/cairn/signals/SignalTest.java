@@ -667,7 +667,7 @@ final class SignalTest
         final IllegalStateException destroyed = assertThrows(IllegalStateException.class, () -> world.destroy(a));
 
         assertTrue(destroyed.getMessage().startsWith("World cannot be closed while a listener of World: destroying " +
-            "in destroy(" + Entity.toString(a) + ") runs"), destroyed.getMessage());
+            "in World.destroy(" + Entity.toString(a) + ") runs"), destroyed.getMessage());
         assertFalse(world.isClosed());
         assertFalse(world.valid(a));
         assertFalse(bodies.contains(a));

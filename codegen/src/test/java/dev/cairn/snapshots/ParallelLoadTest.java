@@ -188,8 +188,7 @@ class ParallelLoadTest
         changes.put("destroy every entity", new Meddling(world -> world.forEachEntity(world::destroy),
             world -> world.forEachEntity(world::destroy)));
         changes.put("clear", new Meddling(World::clear, World::clear));
-        changes.put("advance the clock", new Meddling(world -> world.clock().advance(),
-            world -> world.clock().advance()));
+        changes.put("advance the tick", new Meddling(World::advanceTick, null));
         changes.put("reserve", new Meddling(world -> world.storage(SnapshotFixtures_HeatStorage.TYPE).reserve(100_000),
             null));
         changes.put("reset", new Meddling(World::reset, null));

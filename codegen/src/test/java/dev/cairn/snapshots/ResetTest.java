@@ -293,7 +293,7 @@ class ResetTest
             world.onDestroying(entity -> fromDestroy.set(assertThrows(IllegalStateException.class, world::reset)));
             world.destroy(kept);
             assertTrue(fromDestroy.get().getMessage().contains("cannot reset() the World while a listener of World: " +
-                "destroying in destroy(" + Entity.toString(kept) + ")"), fromDestroy.get().getMessage());
+                "destroying in World.destroy(" + Entity.toString(kept) + ")"), fromDestroy.get().getMessage());
             assertTrue(world.valid(removed), "the other entity was not destroyed");
         }
     }

@@ -262,7 +262,7 @@ public final class CommandBuffer
      * exception is rethrown when all have run, later ones suppressed in it; the buffer is empty either way.
      *
      * @return how many commands were skipped because their entity was not alive, or their placeholder not created.
-     * @throws IllegalStateException if the world is closed, a parallel iteration of it runs (apply after it), or
+     * @throws IllegalStateException if the world is closed, a walk or a listener of it runs (apply after it), or
      *                               commands were recorded before a {@link World#reset()} (clear the buffer); nothing
      *                               is applied then.
      */
@@ -273,6 +273,9 @@ public final class CommandBuffer
             throw new IllegalStateException("the World of this command buffer is closed; nothing was applied");
         }
         ensureUnlocked("applied", "apply it after that returns");
+        // Its creates would be made at once and its adds recorded, so that a patch of the same buffer found nothing.
+        Access.walks(world).refuseWhileDeferring("apply a command buffer", "a command buffer is applied as a " +
+            "whole, in order; apply it after the walk or listener returns");
         ensureNotApplying("applied again");
         final Lane[] lanes = Arrays.copyOf(this.lanes, laneCount());
         for (final Lane lane : lanes)

@@ -60,6 +60,8 @@ public final class EntityPool
     private final Walks walks;
     /** While walked: the indices handed out since the walk began, one bit each, made at the first such create. */
     private long[] bornDuringWalk;
+    /** What copies the pool's memory now (a snapshot save or load), during which creating is refused; or null. */
+    private String copiedBy;
     private int walkers;
     private boolean closed;
 
@@ -233,8 +235,29 @@ public final class EntityPool
     public void requireAliveOnce(final long[] entities, final int offset, final int length)
     {
         ensureMutable("destroy entities of");
-        mark(entities, offset, length);
-        unmark(entities, offset, length);
+        java.util.Objects.checkFromIndexSize(offset, length, entities.length);
+        // Reads only: the threads of a parallel walk may check their arrays at once.
+        for (int i = 0; i < length; i++)
+        {
+            if (!isAlive(entities[offset + i]))
+            {
+                throw notAliveOnce(entities, offset, length, i);
+            }
+        }
+        final long[] sorted = java.util.Arrays.copyOfRange(entities, offset, offset + length);
+        java.util.Arrays.sort(sorted);
+        for (int k = 1; k < length; k++)
+        {
+            if (sorted[k] == sorted[k - 1])
+            {
+                int second = firstAt(entities, offset, sorted[k]) + 1;
+                while (entities[second] != sorted[k])
+                {
+                    second++;
+                }
+                throw notAliveOnce(entities, offset, length, second - offset);
+            }
+        }
     }
 
     /**
@@ -309,6 +332,33 @@ public final class EntityPool
             at++;
         }
         return at;
+    }
+
+    /**
+     * Refuses creating from now until {@link #endCopy()}: a snapshot save or load copies the pool's memory, which a
+     * create would grow or free under it (its user code, a channel or an executor, runs meanwhile).
+     *
+     * @param copier what copies, for messages: {@code "Snapshot.save"}.
+     */
+    public void beginCopy(final String copier)
+    {
+        copiedBy = copier;
+    }
+
+    /** Allows creating again, after {@link #beginCopy}. */
+    public void endCopy()
+    {
+        copiedBy = null;
+    }
+
+    /**
+     * What copies the pool now.
+     *
+     * @return what {@link #beginCopy} was given, or null.
+     */
+    public String copiedBy()
+    {
+        return copiedBy;
     }
 
     /**
@@ -953,6 +1003,13 @@ public final class EntityPool
     private void ensureCreatable(final String change)
     {
         ensureMutable(change);
+        if (copiedBy != null)
+        {
+            final String held = walks.describeHold();
+            throw new IllegalStateException("cannot " + change + " the World while " + (held != null ? held : copiedBy) +
+                " runs: " + copiedBy + " copies the World's entities, which a create would change under it; create " +
+                "after it returns");
+        }
         if (walks.isParallel())
         {
             throw walks.refusedChange(change + " the World", "the threads of a parallel walk would race for the " +

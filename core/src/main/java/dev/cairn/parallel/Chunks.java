@@ -212,6 +212,8 @@ public final class Chunks
                 final Chunk chunk = Chunk.current();
                 final long outerEpoch = chunk.epoch;
                 final int outerFrom = chunk.from;
+                // A chunk of an outer parallel walk (this one runs inside its action) keeps its queue of changes.
+                final Object outerDeferred = chunk.deferred();
                 chunk.set(epoch, k * size);
                 try
                 {
@@ -221,6 +223,7 @@ public final class Chunks
                 finally
                 {
                     chunk.set(outerEpoch, outerFrom);
+                    chunk.deferred(outerDeferred);
                 }
             }
             finally

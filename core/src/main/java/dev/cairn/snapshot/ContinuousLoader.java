@@ -346,13 +346,8 @@ public final class ContinuousLoader implements AutoCloseable
                 remember(count[0]++, source);
             }
         });
-        // The world visits from the highest index down: reversed, local indices are handed out in the source's order.
-        final long[] sources = new long[count[0]];
-        for (int i = 0; i < sources.length; i++)
-        {
-            sources[i] = scratch[sources.length - 1 - i];
-        }
-        return sources;
+        // The world visits from the lowest index up: local entities are created in the source's order.
+        return java.util.Arrays.copyOf(scratch, count[0]);
     }
 
     /**

@@ -101,9 +101,10 @@ final class WorldSection
      */
     static void saveAsWalk(final World world, final String what, final Runnable save)
     {
-        Access.rawWorld(world).ensureOpen();
+        final RawWorld raw = Access.rawWorld(world);
+        raw.ensureOpen();
         final Walks walks = Access.walks(world);
-        walks.run(walks.beginWalk(what), save);
+        copying(raw.pool(), what, () -> walks.run(walks.beginWalk(what), save));
     }
 
     /**
@@ -116,7 +117,7 @@ final class WorldSection
     {
         raw.ensureOpen();
         final Walks walks = Access.walks(world);
-        walks.run(walks.beginGuardedOperation("Snapshot.load"), load);
+        copying(raw.pool(), "Snapshot.load", () -> walks.run(walks.beginGuardedOperation("Snapshot.load"), load));
     }
 
     /**
@@ -129,6 +130,20 @@ final class WorldSection
     {
         final Walks walks = Access.walks(world);
         walks.run(walks.hold("Snapshot.load's executor, whose execute() must only hand the task on,"), handOut);
+    }
+
+    /** Runs {@code body} with creating refused: it copies the pool's memory, and runs the program's code meanwhile. */
+    private static void copying(final EntityPool pool, final String what, final Runnable body)
+    {
+        pool.beginCopy(what);
+        try
+        {
+            body.run();
+        }
+        finally
+        {
+            pool.endCopy();
+        }
     }
 
     /**

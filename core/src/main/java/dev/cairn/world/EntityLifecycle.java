@@ -58,7 +58,7 @@ final class EntityLifecycle implements Deferred.Target
             }
             return;
         }
-        final int operation = walks.beginOperation("create(entities, " + count + ")");
+        final int operation = walks.beginOperation("World.create(entities, " + count + ")");
         Throwable failure = null;
         for (int i = 0; i < count; i++)
         {
@@ -110,7 +110,7 @@ final class EntityLifecycle implements Deferred.Target
         if (isSignalled())
         {
             entities.requireAliveOnce(destroyed, 0, count);
-            final int operation = walks.beginOperation("destroy(entities, " + count + ")");
+            final int operation = walks.beginOperation("World.destroy(entities, " + count + ")");
             Throwable failure = null;
             for (int i = 0; i < count; i++)
             {
@@ -141,16 +141,10 @@ final class EntityLifecycle implements Deferred.Target
     {
         if (walks.isDeferring())
         {
-            // Made in order: the entities alive now are destroyed when the walk ends, not those created after this;
-            // the highest index first, so that the lowest is created again first, as after a clear made at once.
             final long[] alive = new long[entities.aliveCount()];
             final int[] count = new int[1];
             entities.forEach(entity -> alive[count[0]++] = entity);
-            final Deferred deferred = walks.deferred();
-            for (int k = count[0] - 1; k >= 0; k--)
-            {
-                deferred.destroy(this, alive[k]);
-            }
+            walks.deferred().task(new Clear(java.util.Arrays.copyOf(alive, count[0])));
             return;
         }
         if (isSignalled())
@@ -207,7 +201,7 @@ final class EntityLifecycle implements Deferred.Target
     private void destroyAnnounced(final long entity, final boolean operation)
     {
         entities.requireAlive(entity);
-        final int token = operation ? walks.beginOperation("destroy({})", entity) : -1;
+        final int token = operation ? walks.beginOperation("World.destroy({})", entity) : -1;
         Throwable failure = null;
         if (!destroyingSignal.isEmpty())
         {
@@ -280,6 +274,59 @@ final class EntityLifecycle implements Deferred.Target
             Failures.rethrow(walks.end(hold, failure));
         }
         walks.end(hold);
+    }
+
+    /**
+     * A clear made inside a walk, applied in order: it destroys the entities alive when it was called, and no entity
+     * created after it. If those are the entities alive when it is applied, it is a clear made then (its layout, the
+     * order of the indices created next); otherwise each still alive is destroyed, the highest index first.
+     */
+    private final class Clear implements Runnable
+    {
+        private final long[] alive;
+
+        Clear(final long[] alive)
+        {
+            this.alive = alive;
+        }
+
+        @Override
+        public void run()
+        {
+            int stillAlive = 0;
+            for (final long entity : alive)
+            {
+                stillAlive += entities.isAlive(entity) ? 1 : 0;
+            }
+            if (stillAlive == entities.aliveCount())
+            {
+                clear();
+                return;
+            }
+            final int operation = walks.beginOperation("clear()");
+            Throwable failure = null;
+            for (int k = alive.length - 1; k >= 0; k--)
+            {
+                if (entities.isAlive(alive[k]))
+                {
+                    try
+                    {
+                        destroy(alive[k]);
+                    }
+                    catch (final RuntimeException | Error thrown)
+                    {
+                        failure = Failures.collect(failure, thrown);
+                    }
+                }
+            }
+            endHold(operation, failure);
+        }
+
+        @Override
+        public String toString()
+        {
+            return "World.clear()";
+        }
     }
 
     /** A creation announced when deferred changes are applied; dropped if the entity died meanwhile. */

@@ -684,8 +684,15 @@ public final class World implements AutoCloseable, Storages
         ensureOpen();
         if (walks.isParallel())
         {
-            throw walks.refusedChange("advance the tick of the World", "the actions of the walk stamp their writes " +
-                "with the tick; advance it after the walk");
+            throw walks.refusedChange("change the tick of the World", "the actions of the walk stamp their writes " +
+                "with the tick; change it after the walk");
+        }
+        if (entities.copiedBy() != null)
+        {
+            final String held = walks.describeHold();
+            throw new IllegalStateException("cannot change the tick of the World while " +
+                (held != null ? held : entities.copiedBy()) + " runs: the snapshot of " + entities.copiedBy() +
+                " holds the tick; change it after that returns");
         }
     }
 
@@ -736,7 +743,20 @@ public final class World implements AutoCloseable, Storages
         @Override
         public void restoreTick(final int tick)
         {
-            clock.restore(tick);
+            // The loader, not the program's code it runs, sets the tick while the pool is being loaded.
+            final String copier = entities.copiedBy();
+            entities.endCopy();
+            try
+            {
+                clock.restore(tick);
+            }
+            finally
+            {
+                if (copier != null)
+                {
+                    entities.beginCopy(copier);
+                }
+            }
         }
 
         @Override
