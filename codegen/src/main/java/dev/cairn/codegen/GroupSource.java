@@ -200,25 +200,13 @@ final class GroupSource
     {
         final String rule = "the entities that have " + ViewComponent.links(required, "and") +
             (model.without().isEmpty() ? "" : " but not " + ViewComponent.links(model.without(), "or"));
-        final String kind = !owning ? "A non-owning group: it keeps its own set of the matching entities and looks " +
-            "every component up through its storage." : model.with().isEmpty() ? "A full-owning group: the storages " +
-            "of " + ViewComponent.links(model.owns(), "and") + " keep its entities at their front, in the same " +
-            "order, so a walk reads them at the loop's index with no lookup." : "A partial-owning group: the " +
-            "storages of " + ViewComponent.links(model.owns(), "and") + " keep its entities at their front, in the " +
-            "same order; the other components are looked up.";
+        final String kind = !owning ? "A non-owning group: it keeps its own set of the matching entities." :
+            model.with().isEmpty() ? "A full-owning group: its storages keep its entities at their front, aligned." :
+            "A partial-owning group: the owned storages keep its entities at their front, aligned.";
         out.javadoc("The group of " + rule + ", kept up to date as components come and go. Generated from {@link " +
-                model.group().getQualifiedName() + "} by cairn-codegen; do not edit.",
-            "<p>",
-            kind + " {@link #forEach(Action)} passes each entity with a {@code Ref} per component and {@link " +
-                "#cursor()} serves an ordinary loop" + (owning ? "; {@link #forEachIndex(IntConsumer)} passes only " +
-                "the index, for the owned storages' indexed accessors, and {@link #forEachBlock(BlockAction)} hands " +
-                "the owned columns over as arrays, a block at a time (the fastest walk)" : "") + ". None allocates. " +
-                "Every walk follows the rules of walks (see {@link dev.cairn.View}): the structure holds still, " +
-                "changes are applied when the walk returns. See {@link RuntimeGroup} for the rules of ownership.",
-            "<p>",
-            "{@link #close()} detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") +
-                "; closing the world does too. Afterwards {@link #size()} is 0, {@link #isOpen()} false, and the " +
-                "other methods throw {@link IllegalStateException}. Not thread-safe.");
+                model.group().getQualifiedName() + "} by cairn-codegen; do not edit. " + kind + " Its walks follow " +
+                "the rules of {@link dev.cairn.View}'s" + (owning ? "; its walks by index and by block, those of " +
+                "{@link dev.cairn.Group}'s" : "") + ".");
     }
 
     private void action()
@@ -227,16 +215,13 @@ final class GroupSource
         out.line(lang.annotation("FunctionalInterface"));
         out.line("public interface Action");
         out.open();
-        final List<String> doc = new ArrayList<>(List.of("Receives one entity of the group.", "",
-            "@param entity the entity."));
         final List<String> parameters = new ArrayList<>();
         parameters.add("long entity");
         for (final ViewComponent component : passed)
         {
-            doc.add("@param " + component.name() + " its {@link " + component.record().getQualifiedName() + "}.");
             parameters.add(component.refType() + " " + component.name());
         }
-        out.javadoc(doc.toArray(new String[0]));
+        out.javadoc("Receives one entity of the group and a {@code Ref} per component.");
         out.list("void accept(", parameters, ");");
         out.close();
     }
@@ -259,13 +244,8 @@ final class GroupSource
 
     private void constructor()
     {
-        out.javadoc("Builds the group over a world's storages, creating any that do not exist yet, registers it with the " +
-                "world and fills it with the entities that match now" + (owning ? ", reordering the owned storages" :
-                "") + ".",
-            "",
-            "@param world the world whose entities to group.",
-            "@throws IllegalStateException if an owned storage is owned by a group this one does not nest with, or " +
-                "a walk or listener holds the world's structure.");
+        out.javadoc("Builds the group over a world's storages and fills it with the entities that match now; refused inside a " +
+            "walk or listener.");
         out.line("public " + className + "(final World world)");
         out.open();
         for (final ViewComponent component : all())
@@ -305,13 +285,7 @@ final class GroupSource
      */
     private void forEachIndex()
     {
-        out.javadoc("Calls {@code action} with each index of the group's range, front to back: at index {@code i} the " +
-                "storages of " + ViewComponent.links(model.owns(), "and") + " hold the group's {@code i}th entity, " +
-                "so the action reaches its components through their indexed accessors ({@code xAt(i)}) and its " +
-                "handle with {@code entityAt(i)}, with no lookup: the fastest walk over the columns in place.",
-            "",
-            "@param action receives each index.",
-            "@throws IllegalStateException if the group or the world is closed.");
+        out.javadoc("Calls {@code action} with each index of the group's range, front to back (see {@link dev.cairn.Group}).");
         out.line("public void forEachIndex(final IntConsumer action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each index\");");
@@ -324,26 +298,13 @@ final class GroupSource
         catchAndEnd();
         out.close();
         out.blank();
-        out.javadoc("As {@link #parallelForEachIndex(ForkJoinPool, int, IntConsumer)} on the {@linkplain " +
-                "ForkJoinPool#commonPool() common pool}, in chunks of an automatic size.",
-            "",
-            "@param action receives each index, on any of the pool's threads.",
-            "@throws IllegalStateException if the group or world is closed, or a parallel walk of the world runs " +
-                "already.");
+        out.javadoc("As {@link #parallelForEachIndex(ForkJoinPool, int, IntConsumer)} on the common pool.");
         out.line("public void parallelForEachIndex(final IntConsumer action)");
         out.open();
         out.line("parallelForEachIndex(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);");
         out.close();
         out.blank();
-        out.javadoc("Calls {@code action} with each index of {@link #forEachIndex(IntConsumer)}, in chunks of the " +
-                "range that run on {@code pool}.",
-            "",
-            "@param pool      where the chunks run; the calling thread waits.",
-            "@param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.",
-            "@param action    receives each index, on any of the pool's threads.",
-            "@throws IllegalStateException    if the group or world is closed, or a parallel walk of the world " +
-                "runs already.",
-            "@throws IllegalArgumentException if {@code chunkSize} is negative.");
+        out.javadoc("Calls {@code action} with each index of {@link #forEachIndex(IntConsumer)}, in chunks that run on {@code pool}.");
         out.line("public void parallelForEachIndex(final ForkJoinPool pool, final int chunkSize, " +
             "final IntConsumer action)");
         out.open();
@@ -378,9 +339,7 @@ final class GroupSource
         out.line(lang.annotation("FunctionalInterface"));
         out.line("public interface BlockAction");
         out.open();
-        out.javadoc("Receives one block of the group.", "",
-            "@param block consecutive entities of the group, with their owned components' columns as arrays; valid " +
-                "only until this call returns.");
+        out.javadoc("Receives one block of the group, valid only until this call returns.");
         out.line("void accept(Block block);");
         out.close();
     }
@@ -391,17 +350,7 @@ final class GroupSource
      */
     private void forEachBlock()
     {
-        out.javadoc("Calls {@code action} once for each block of the group, front to back: block {@code k} holds the " +
-                "entities at {@code [k * CAPACITY, (k + 1) * CAPACITY)}, the last one fewer, and hands out each " +
-                "column of their owned components as an array whose element {@code i} belongs to the block's entity " +
-                "{@code i}. An array is filled when the action first asks for it, and one asked for writable is " +
-                "copied back when the action returns (a write to an owned column by other means at an entity of " +
-                "the block is overwritten then); a loop over such arrays is what the JIT vectorises, so this is the " +
-                "fastest walk. If the action throws, its block is not copied back; the blocks before it were.",
-            "",
-            "@param action receives each block.",
-            "@throws IllegalStateException if the group or the world is closed.",
-            "@throws NullPointerException  if {@code action} is null.");
+        out.javadoc("Calls {@code action} once for each block of the group, front to back (see {@link dev.cairn.Group}).");
         out.line("public void forEachBlock(final BlockAction action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each block\");");
@@ -414,28 +363,14 @@ final class GroupSource
         catchAndEnd();
         out.close();
         out.blank();
-        out.javadoc("As {@link #parallelForEachBlock(ForkJoinPool, int, BlockAction)} on the {@linkplain " +
-                "ForkJoinPool#commonPool() common pool}, in chunks of an automatic size.",
-            "",
-            "@param action receives each block, on any of the pool's threads.",
-            "@throws IllegalStateException if the group or world is closed, or a parallel walk of the world runs " +
-                "already.");
+        out.javadoc("As {@link #parallelForEachBlock(ForkJoinPool, int, BlockAction)} on the common pool.");
         out.line("public void parallelForEachBlock(final BlockAction action)");
         out.open();
         out.line("parallelForEachBlock(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, action);");
         out.close();
         out.blank();
-        out.javadoc("Calls {@code action} once for each block of {@link #forEachBlock(BlockAction)}, in chunks of " +
-                "the range that run on {@code pool}, each walked block by block with a {@link Block} of its own. " +
-                "The chunk size is rounded up to a multiple of {@link Block#CAPACITY}, so the blocks, and the order " +
-                "of the changes their actions make, do not depend on it.",
-            "",
-            "@param pool      where the chunks run; the calling thread waits.",
-            "@param chunkSize indices per chunk, 1 or more (rounded up to whole blocks), or {@link Chunks#AUTOMATIC}.",
-            "@param action    receives each block, on any of the pool's threads.",
-            "@throws IllegalStateException    if the group or world is closed, or a parallel walk of the world " +
-                "runs already.",
-            "@throws IllegalArgumentException if {@code chunkSize} is negative.");
+        out.javadoc("Calls {@code action} once for each block of {@link #forEachBlock(BlockAction)}, in chunks that run on {@code " +
+            "pool}.");
         out.line("public void parallelForEachBlock(final ForkJoinPool pool, final int chunkSize, " +
             "final BlockAction action)");
         out.open();
@@ -482,22 +417,8 @@ final class GroupSource
     private void blockClass()
     {
         final List<BlockColumn> columns = model.blockColumns();
-        final List<String> doc = new ArrayList<>(List.of("Up to {@link #CAPACITY} consecutive entities of the group, as {@link " + className +
-                "#forEachBlock(BlockAction)} hands them to its action: the entities at the group's indices " +
-                "{@code [start(), start() + length())}, which the owned storages hold at the same packed indices.",
-            "<p>",
-            "Each column of an owned component has two accessors returning the same array, whose elements " +
-                "{@code [0, length())} hold the column's values for the block's entities in order (the elements " +
-                "beyond are left over from other blocks): {@code positionX()} returns it writable, and the walk " +
-                "copies it back into the storage after the action (stamping the change ticks of a tracked " +
-                "component); {@code positionXReadOnly()} returns it filled but not copied back, so that a column " +
-                "the action only reads costs one copy, not two. A column the action never asks for is not copied " +
-                "at all. Changes made to an array returned read-only are lost, unless the writable accessor of the " +
-                "same column is called too during the same step.",
-            "<p>",
-            "A block is valid only during the call of the action it was passed to: its accessors throw {@link " +
-                "IllegalStateException} once its walk ended (the object is reused, so during a later walk a block " +
-                "kept from an earlier one is that walk's current block)."));
+        final List<String> doc = new ArrayList<>(List.of("Up to {@link #CAPACITY} consecutive entities of the group, " +
+            "with their owned columns as arrays (see {@link dev.cairn.Group})."));
         if (!model.hiddenColumns().isEmpty())
         {
             doc.add("<p>");
@@ -527,26 +448,21 @@ final class GroupSource
         out.open();
         out.close();
         out.blank();
-        out.javadoc("The group's index of the block's first entity, which is also its packed index in the owned " +
-                "storages.", "", "@return the index.");
+        out.javadoc("The group's index of the block's first entity, also its packed index in the owned storages.");
         out.line("public int start()");
         out.open();
         out.line("requireValid();");
         out.line("return start;");
         out.close();
         out.blank();
-        out.javadoc("How many entities the block holds.", "",
-            "@return from 1 to {@link #CAPACITY}.");
+        out.javadoc("How many entities the block holds, from 1 to {@link #CAPACITY}.");
         out.line("public int length()");
         out.open();
         out.line("requireValid();");
         out.line("return length;");
         out.close();
         out.blank();
-        out.javadoc("The handle of one of the block's entities.", "",
-            "@param i from 0 to {@link #length()} - 1.",
-            "@return its handle.",
-            "@throws IndexOutOfBoundsException if {@code i} is outside the block.");
+        out.javadoc("The handle of the block's entity {@code i}, from 0 to {@link #length()} - 1.");
         out.line("public long entity(final int i)");
         out.open();
         out.line("requireValid();");
@@ -562,9 +478,7 @@ final class GroupSource
             final String field = "{@code " + column.component().record().getSimpleName() + "." +
                 column.column().path() + "}";
             out.blank();
-            out.javadoc("The " + field + " of the block's entities, to read and write: copied back into the " +
-                    "storage after the action.", "",
-                "@return the array; element {@code i} belongs to the block's entity {@code i}.");
+            out.javadoc("The " + field + " of the block's entities, copied back after the action.");
             out.line("public " + column.elementType() + "[] " + column.name() + "()");
             out.open();
             out.line("if (!" + written(column) + ")");
@@ -575,8 +489,7 @@ final class GroupSource
             out.line("return " + column.name() + ";");
             out.close();
             out.blank();
-            out.javadoc("The " + field + " of the block's entities, to read: not copied back.", "",
-                "@return the array; element {@code i} belongs to the block's entity {@code i}.");
+            out.javadoc("The " + field + " of the block's entities, to read only.");
             out.line("public " + column.elementType() + "[] " + column.name() + READ_ONLY + "()");
             out.open();
             out.line("if (!" + filled(column) + ")");
@@ -716,19 +629,19 @@ final class GroupSource
 
     private void counts()
     {
-        out.javadoc("How many entities the group holds.", "", "@return the count; 0 once closed.");
+        out.javadoc("How many entities the group holds; 0 once closed.");
         out.line("public int size()");
         out.open();
         out.line("return group.size();");
         out.close();
         out.blank();
-        out.javadoc("Whether the group holds no entity.", "", "@return true if empty.");
+        out.javadoc("Whether the group holds no entity.");
         out.line("public boolean isEmpty()");
         out.open();
         out.line("return group.isEmpty();");
         out.close();
         out.blank();
-        out.javadoc("Whether an entity is in the group.", "", "@param entity any value.", "@return true if it is.");
+        out.javadoc("Whether an entity is in the group.");
         out.line("public boolean contains(final long entity)");
         out.open();
         out.line("return group.contains(entity);");
@@ -737,13 +650,8 @@ final class GroupSource
 
     private void sort()
     {
-        out.javadoc("Sorts the group so that walks visit its entities in ascending {@code comparator} order, " +
-                "permuting every owned storage together; sorting an owned storage directly throws.",
-            "",
-            "@param comparator compares packed indices of the " + model.owns().get(0).record().getSimpleName() +
-                " storage, for example one of its {@code comparing...()} comparators.",
-            "@throws IllegalStateException if a more restrictive group nests in this one, the group is closed, or " +
-                "a walk or listener holds the world's structure; nothing is reordered then.");
+        out.javadoc("Sorts the group by {@code comparator}, over packed indices of its first owned storage, permuting every owned " +
+            "storage together (see {@link RuntimeGroup#sort}).");
         out.line("public void sort(final IndexComparator comparator)");
         out.open();
         out.line("group.sort(comparator);");
@@ -752,23 +660,20 @@ final class GroupSource
 
     private void lifecycle()
     {
-        out.javadoc("The runtime group behind this class, for code that takes any group.", "", "@return the group.");
+        out.javadoc("The runtime group behind this class, for code that takes any group.");
         out.line("public RuntimeGroup group()");
         out.open();
         out.line("return group;");
         out.close();
         out.blank();
-        out.javadoc("Whether the group is still open.", "", "@return false once it or its world is closed.");
+        out.javadoc("Whether the group is still open.");
         out.line("public boolean isOpen()");
         out.open();
         out.line("return group.isOpen();");
         out.close();
         out.blank();
-        out.javadoc("Detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") +
-                ". Idempotent.",
-            "",
-            "@throws IllegalStateException if a walk or listener holds the world's structure; nothing is closed " +
-                "then.");
+        out.javadoc("Detaches the group" + (owning ? " and gives up its storages" : " and frees its memory") + "; idempotent; " +
+            "refused inside a walk or listener.");
         out.line(lang.annotation("Override"));
         out.line("public void close()");
         out.open();

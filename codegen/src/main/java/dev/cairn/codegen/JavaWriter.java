@@ -161,24 +161,32 @@ final class JavaWriter
      * their description. Lines from {@code <pre>} to {@code </pre>} are written as they are. A comment of one short
      * line is written on one line.
      *
-     * @param lines the paragraphs and block tags; null entries are skipped.
+     * @param given the paragraphs and block tags; null entries, and empty ones at the end, are skipped.
      * @return this writer.
      */
-    JavaWriter javadoc(final String... lines)
+    JavaWriter javadoc(final String... given)
     {
-        final int width = WIDTH - INDENT.length() * indent - " * ".length();
-        if (lines.length == 1 && !lines[0].contains("<pre>") && "/** ".length() + lines[0].length() <= width)
+        final java.util.List<String> lines = new java.util.ArrayList<>();
+        for (final String text : given)
         {
-            return line("/** " + lines[0] + " */");
+            if (text != null)
+            {
+                lines.add(text);
+            }
+        }
+        while (!lines.isEmpty() && lines.get(lines.size() - 1).isEmpty())
+        {
+            lines.remove(lines.size() - 1);
+        }
+        final int width = WIDTH - INDENT.length() * indent - " * ".length();
+        if (lines.size() == 1 && !lines.get(0).contains("<pre>") && "/** ".length() + lines.get(0).length() <= width)
+        {
+            return line("/** " + lines.get(0) + " */");
         }
         line("/**");
         boolean pre = false;
         for (final String text : lines)
         {
-            if (text == null)
-            {
-                continue;
-            }
             pre |= text.startsWith("<pre>");
             if (text.isEmpty())
             {

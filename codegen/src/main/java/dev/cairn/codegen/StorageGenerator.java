@@ -335,7 +335,6 @@ final class StorageGenerator
                     ".values();");
             }
             out.blank();
-            out.line("// The address of each column, refreshed by columnsMoved() whenever the columns move.");
             for (final Column column : columns)
             {
                 out.line("private long " + columnAddresses.get(column) + ";");
@@ -411,8 +410,7 @@ final class StorageGenerator
                 ");");
             out.close();
             out.blank();
-            out.javadoc("Creates a standalone storage, which owns its memory until {@link #close()}; a world's comes " +
-                "from {@code world.storage(TYPE)}.", "", "@return a new, empty storage.");
+            out.javadoc("A standalone storage, owning its memory until {@link #close()}.");
             method(Owner.STORAGE, null, "public static " + storage, "create", List.of(),
                 body("return new " + storage + "(null, null, null, new " + clock + "());"));
         }
@@ -452,8 +450,7 @@ final class StorageGenerator
             columns.forEach(column -> taken.add(column.name()));
             final String row = unused("row", taken);
             final List<String> emplaceDoc = new ArrayList<>(List.of(
-                "Adds the component to an entity, writing its fields straight into the columns (recorded for the " +
-                    "end of the walk inside walks and listeners).", ""));
+                "Adds the component to an entity with these fields.", ""));
             emplaceDoc.addAll(params(columns, "an entity without the component."));
             out.javadoc(emplaceDoc.toArray(new String[0]));
             final List<String> emplace = new ArrayList<>(requireEnums());
@@ -580,8 +577,8 @@ final class StorageGenerator
                 body(write(column, "checkIndex(index)", "value") + ";", "stampChanged(index);") :
                 body(write(column, "checkIndex(index)", "value") + ";"));
 
-            out.javadoc("The " + field + " column over the components at {@code [0, size())}, for bulk processing " +
-                "(see {@link " + names.of("dev.cairn.storage.Column") + "} for how long it stays valid).");
+            out.javadoc("The " + field + " column over {@code [0, size())}, for bulk processing (see {@link " +
+                names.of("dev.cairn.storage.Column") + "}).");
             method(Owner.STORAGE, column, "public " + names.of("dev.cairn.storage.Column"), name + "Column",
                 List.of(), body("return column(" + columnConstants.get(column) + ", " +
                     bytes(column.type()) + ");"));
@@ -614,8 +611,7 @@ final class StorageGenerator
             final Parameter index = new Parameter("int", "int", "index");
             final Parameter offset = new Parameter("int", "int", "offset");
             final Parameter length = new Parameter("int", "int", "length");
-            out.javadoc("Copies the " + field + " of packed indices {@code [index, index + length)} into {@code " +
-                "target} from {@code offset}.");
+            out.javadoc("Copies " + field + " of indices {@code [index, index + length)} into {@code target} from {@code offset}.");
             final List<String> read = new ArrayList<>();
             if (raw)
             {
@@ -630,8 +626,7 @@ final class StorageGenerator
             method(Owner.STORAGE, column, "public void", "read" + capitalised + "At", List.of(index,
                 new Parameter(type + "[]", erasure(column) + "[]", "target"), offset, length), body(read));
 
-            out.javadoc("Copies {@code source} from {@code offset} into the " + field + " of packed indices {@code " +
-                "[index, index + length)}" + (model.tracked() ? ", stamping their change ticks" : "") + ".");
+            out.javadoc("Copies {@code source} from {@code offset} into " + field + " of indices {@code [index, index + length)}.");
             final List<String> write = new ArrayList<>();
             if (raw)
             {
@@ -664,14 +659,14 @@ final class StorageGenerator
         private void ref()
         {
             final String entityType = names.of("dev.cairn.Entity");
-            out.javadoc("A flyweight on one entity's component, which walks hand out positioned at every step; see " +
-                "{@link " + names.of("dev.cairn.storage.ComponentStorage") + "} for its rules.");
+            out.javadoc("A flyweight on one entity's component, positioned by walks (see {@link " +
+                names.of("dev.cairn.storage.ComponentStorage") + "}).");
             out.line("public static final class Ref");
             out.open();
             out.line("private final " + storage + " storage;");
             out.line("private int index;");
             out.line("private long entity = " + entityType + ".NULL;");
-            out.line("private long layoutVersion = -1;");
+            out.line("private long layout = -1;");
             out.blank();
             out.javadoc("Creates a reference on no entity, over {@code storage}.");
             out.block("public Ref(final " + storage + " storage)", List.of("this.storage = storage;"));
@@ -684,26 +679,26 @@ final class StorageGenerator
                 "final long entity = storage.memberAt(index);",
                 "this.index = index;",
                 "this.entity = entity;",
-                "this.layoutVersion = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
+                "this.layout = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();",
                 "return this;"));
             out.javadoc("Positions this reference on {@code entity}, which the caller knows is at {@code index}.");
             method(Owner.REF, null, "public void", "moveTo", List.of(index, entityParameter), body(
                 "this.index = storage.checkIndex(index);",
                 "this.entity = entity;",
-                "this.layoutVersion = storage.layoutVersion();"));
+                "this.layout = storage.layoutVersion();"));
             out.javadoc("Positions this reference on an entity, looking at {@code hint} first; false if it lacks the " +
                 "component.");
             method(Owner.REF, null, "public boolean", "moveToEntity", List.of(entityParameter, hint), body(
                 "final int index = storage.indexOf(entity, hint);",
                 "this.index = index;",
                 "this.entity = index < 0 ? " + entityType + ".NULL : entity;",
-                "this.layoutVersion = index < 0 ? -1 : storage.layoutVersion();",
+                "this.layout = index < 0 ? -1 : storage.layoutVersion();",
                 "return index >= 0;"));
             out.javadoc("The packed index this reference was positioned at.");
             method(Owner.REF, null, "public int", "index", List.of(), body("return index;"));
             out.javadoc("The entity this reference was positioned on, or {@link " + entityType + "#NULL}.");
             method(Owner.REF, null, "public long", "entity", List.of(), body("return entity;"));
-            final String slot = "storage.refIndex(index, entity, layoutVersion)";
+            final String slot = "storage.refIndex(index, entity, layout)";
             for (final Column column : model.columns())
             {
                 final String field = "{@code " + column.path() + "}";

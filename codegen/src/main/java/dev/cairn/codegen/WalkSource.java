@@ -127,8 +127,7 @@ final class WalkSource
      */
     void forEach(final String summary, final String sinceDoc)
     {
-        out.javadoc(summary, "", sinceDoc, "@param action receives each entity and its components.",
-            "@throws IllegalStateException if the world is closed.");
+        out.javadoc(summary + " A walk: see {@link dev.cairn.View}.", "", sinceDoc);
         out.line("public void forEach(" + sinceParameter + "final Action action)");
         out.open();
         out.line("java.util.Objects.requireNonNull(action, \"action is null: pass what to do with each entity\");");
@@ -155,26 +154,15 @@ final class WalkSource
     void parallelForEach(final String sinceDoc)
     {
         out.javadoc("As {@link #parallelForEach(ForkJoinPool, int, " + (sinceArgument.isEmpty() ? "" : "int, ") +
-                "Action)} on the {@linkplain ForkJoinPool#commonPool() common pool}, in chunks of an automatic size.",
-            "",
-            sinceDoc,
-            "@param action receives each entity and its components, on any of the pool's threads.",
-            "@throws IllegalStateException if the world is closed or a parallel walk of it runs already.");
+                "Action)} on the common pool.", "", sinceDoc);
         out.line("public void parallelForEach(" + sinceParameter + "final Action action)");
         out.open();
         out.line("parallelForEach(ForkJoinPool.commonPool(), Chunks.AUTOMATIC, " + sinceArgument + "action);");
         out.close();
         out.blank();
-        out.javadoc("Calls {@code action} once for each entity {@code forEach} would visit, in chunks of the range that " +
-                "run on {@code pool}, each with {@code Ref}s of its own. Changes the actions make are applied when it " +
-                "returns, in the order {@code forEach} would have made them (see {@link dev.cairn.View}).",
-            "",
-            "@param pool      where the chunks run; the calling thread waits.",
-            "@param chunkSize indices per chunk, 1 or more, or {@link Chunks#AUTOMATIC}.",
-            sinceDoc == null ? null : sinceDoc.replace("@param since ", "@param since     "),
-            "@param action    receives each entity and its components, on any of the pool's threads.",
-            "@throws IllegalStateException    if the world is closed or a parallel walk of it runs already.",
-            "@throws IllegalArgumentException if {@code chunkSize} is negative.");
+        out.javadoc("Calls {@code action} once for each entity {@code forEach} would visit, in chunks that run on {@code pool} " +
+                "(see {@link dev.cairn.View}).", "",
+            sinceDoc);
         out.line("public void parallelForEach(");
         out.line("    final ForkJoinPool pool, final int chunkSize, " + sinceParameter + "final Action action)");
         out.open();
@@ -243,20 +231,13 @@ final class WalkSource
     void cursor(final String sinceDoc)
     {
         final boolean since = !sinceArgument.isEmpty();
-        out.javadoc("This object's cursor, started on a new walk: the same object every time, so the loop allocates " +
-                "nothing. The walk lasts until {@code next()} returns false or the cursor is closed (leave a loop " +
-                "early in a try-with-resources block); a new {@code cursor()} ends the previous walk first.",
-            "",
-            sinceDoc,
-            "@return the cursor, before the first entity: call {@link Cursor#next()} first.",
-            "@throws IllegalStateException if the world is closed.");
+        out.javadoc("This object's cursor, started on a new walk (see {@link dev.cairn.View}).", "", sinceDoc);
         out.line("public Cursor cursor(" + (since ? "final int since" : "") + ")");
         out.open();
         out.line("return cursor.reset(" + (since ? "since" : "") + ");");
         out.close();
         out.blank();
-        out.javadoc("An external walk: {@link #next()} moves to the next entity and positions the component " +
-            "accessors on it. There is one per " + className + ", started by {@link " + className + "#cursor()}.");
+        out.javadoc("An external walk: {@link #next()} moves to the next entity and positions the component accessors on it.");
         out.line("public final class Cursor implements " + lang.of("AutoCloseable"));
         out.open();
         for (final ViewComponent component : passed)
@@ -281,11 +262,7 @@ final class WalkSource
         out.open();
         out.close();
         out.blank();
-        out.javadoc("Moves to the next entity; at the end, ends the walk.",
-            "",
-            "@return true if on an entity; false at the end, where it stays.",
-            "@throws IllegalStateException if the cursor was closed, or what applying the changes deferred during " +
-                "the walk threw.");
+        out.javadoc("Moves to the next entity; at the end, ends the walk and returns false.");
         out.line("public boolean next()");
         out.open();
         if (leads.size() == 1)
@@ -331,8 +308,7 @@ final class WalkSource
         out.close();
         out.close();
         out.blank();
-        out.javadoc("The entity the cursor is on.", "",
-            "@return its handle, or {@link Entity#NULL} before the first and after the last entity.");
+        out.javadoc("The entity the cursor is on, {@link Entity#NULL} before the first and after the last.");
         out.line("public long entity()");
         out.open();
         out.line("return entity;");
@@ -340,8 +316,7 @@ final class WalkSource
         for (final ViewComponent component : passed)
         {
             out.blank();
-            out.javadoc("The current entity's {@link " + component.record().getQualifiedName() + "}.", "",
-                "@return its accessor, positioned on the current entity: the same object at every step.");
+            out.javadoc("The current entity's {@link " + component.record().getQualifiedName() + "}, the same accessor at every step.");
             out.line("public " + component.refType() + " " + component.name() + "()");
             out.open();
             out.line("return " + ref(component) + ";");
