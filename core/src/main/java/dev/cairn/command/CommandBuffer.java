@@ -17,9 +17,10 @@ import java.lang.ref.WeakReference;
 import java.util.Arrays;
 
 /**
- * Structural changes recorded now, from any number of threads, and made later by {@link #apply()} at a point where
- * nothing iterates the world: what a {@code parallelForEach} action does instead of creating, destroying, adding or
- * removing directly (those throw while the world's structure is locked).
+ * Structural changes recorded now, from any number of threads, and made later by {@link #apply()} once no walk or
+ * listener of the world runs: what a {@code parallelForEach} action does for the changes it cannot make directly
+ * (creating an entity, a {@code patch} that listeners follow); its destroys, adds and removes are recorded by the walk
+ * itself and made when it returns.
  * <pre>{@code
  * CommandBuffer commands = new CommandBuffer(world);
  * movers.parallelForEach((entity, position, velocity) ->
@@ -43,10 +44,10 @@ import java.util.Arrays;
  * copied when recorded.
  * <p>
  * <b>Order.</b> {@code apply()} makes the changes in the order a sequential run would have recorded them, whatever the
- * thread count, the chunk size or the timing: commands recorded in a chunk of a parallel iteration are ordered by the
- * position of that chunk in the iteration (front to back, as {@code forEach} walks), and in the order recorded within
- * a chunk; parallel iterations and what is recorded between them follow each other in time. Commands recorded outside
- * a parallel iteration by several threads at once are ordered by thread (the first thread to record first), which
+ * thread count, the chunk size or the timing: commands recorded in a chunk of a parallel walk are ordered by the
+ * position of that chunk in the walk (front to back, as {@code forEach} walks), and in the order recorded within a
+ * chunk; parallel walks and what is recorded between them follow each other in time. Commands recorded outside a
+ * parallel walk by several threads at once are ordered by thread (the first thread to record first), which
  * depends on timing: record from one thread there.
  * <p>
  * <b>Placeholders.</b> {@link #create()} returns a placeholder handle (negative, never a real entity) that later
@@ -61,8 +62,8 @@ import java.util.Arrays;
  * field holding a placeholder that cannot be resolved is written as {@link Entity#NULL}.
  * <p>
  * <b>Threads.</b> Recording is thread-safe. {@code apply()} and {@link #clear()} are not: call them where no thread
- * records, on the thread that owns the world. During a parallel iteration of the world both throw; inside a
- * sequential {@code forEach}, {@code apply()} makes its changes under the rules direct calls follow there.
+ * records, on the thread that owns the world. During a parallel walk of the world both throw, and {@code apply()}
+ * throws inside any walk or listener of the world: a buffer is applied whole, in order, after the walk.
  */
 public final class CommandBuffer
 {
@@ -243,7 +244,7 @@ public final class CommandBuffer
     /**
      * Forgets every recorded command; placeholders handed out so far become unknown.
      *
-     * @throws IllegalStateException if it is being applied, or a parallel iteration of the world runs (where other
+     * @throws IllegalStateException if it is being applied, or a parallel walk of the world runs (where other
      *                               threads may be recording into it); nothing is forgotten then.
      */
     public void clear()

@@ -318,7 +318,7 @@ public final class OffHeap
     /**
      * Registers a structure built on this memory.
      *
-     * @param holder told when the memory is freed; asked whether it is being iterated before.
+     * @param holder told when the memory is freed.
      */
     public void register(final Holder holder)
     {

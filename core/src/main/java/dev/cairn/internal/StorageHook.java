@@ -44,8 +44,8 @@ public interface StorageHook
     }
 
     /**
-     * Whether this hook wants {@link #updated}: a storage sends updates (and refuses a patch while a parallel
-     * iteration runs) only if a listener or a hook does.
+     * Whether this hook wants {@link #updated}: a storage sends updates (and refuses a patch from a parallel walk's
+     * actions) only if a listener or a hook does.
      *
      * @return false unless overridden.
      */

@@ -239,7 +239,8 @@ public final class RuntimeObserver implements AutoCloseable
     /**
      * Stops observing and frees the observer's memory. Idempotent.
      *
-     * @throws IllegalStateException if the observer is being iterated; nothing is closed then.
+     * @throws IllegalStateException inside a walk or listener of the world, or during a parallel walk; nothing is
+     *                               closed then.
      */
     @Override
     public void close()

@@ -6,8 +6,8 @@ import java.util.WeakHashMap;
 
 /**
  * Which chunk of which parallel run the current thread is walking, if any: one per thread, reused. A
- * {@link dev.cairn.command.CommandBuffer} reads it when it records, to place the command where a sequential iteration
- * would have recorded it.
+ * {@link dev.cairn.command.CommandBuffer} reads it when it records, to place the command where a sequential walk would
+ * have recorded it.
  */
 public final class Chunk
 {

@@ -1,7 +1,7 @@
 package dev.cairn.parallel;
 
 /**
- * The work of one chunk of a parallel iteration: generated views and groups walk the packed indices
+ * The work of one chunk of a parallel walk: generated views and groups walk the packed indices
  * {@code [from, to)} of their leading set, from front to back, with accessors of their own.
  */
 @FunctionalInterface

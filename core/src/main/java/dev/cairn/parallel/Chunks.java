@@ -129,7 +129,7 @@ public final class Chunks
         catch (final CancellationException | RejectedExecutionException stopped)
         {
             // The pool was shut down under the run: its tasks were cancelled, but chunks other workers took may
-            // still be walking. Nothing of the run may outlive this call, which unlocks the world's structure.
+            // still be walking. Nothing of the run may outlive this call, which ends the walk.
             run.stopAndAwait();
             final IllegalStateException failure = new IllegalStateException("the ForkJoinPool " + pool + " was shut " +
                 "down while a parallel iteration ran on it: " + (chunks - run.walked()) + " of " + chunks + " chunks " +
@@ -150,7 +150,7 @@ public final class Chunks
     }
 
     /**
-     * Checks the arguments of a {@code parallelForEach} before anything is locked.
+     * Checks the arguments of a {@code parallelForEach} before its walk begins.
      *
      * @param pool      must not be null.
      * @param chunkSize must be 0 or more.

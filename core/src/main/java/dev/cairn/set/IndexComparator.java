@@ -31,8 +31,8 @@ public interface IndexComparator
     }
 
     /**
-     * The opposite order, reading the same set: iteration visits the elements in descending order of this comparator,
-     * and columns hold them ascending from index 0.
+     * The opposite order, reading the same set: after a sort by it, walks visit the elements in descending order of
+     * this comparator, from index 0.
      *
      * @return a comparator with the arguments swapped and the same {@link #set()}.
      */

@@ -68,7 +68,7 @@ public final class OrderClaim
      *
      * @param a a packed index holding a member.
      * @param b a packed index holding a member.
-     * @throws IllegalStateException     if the claim was released, or the set is closed or locked.
+     * @throws IllegalStateException     if the claim was released, or the set is closed.
      * @throws IndexOutOfBoundsException if an index is outside {@code [0, extent())} or holds no member.
      */
     public void swap(final int a, final int b)

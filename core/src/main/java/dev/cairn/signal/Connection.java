@@ -30,7 +30,7 @@ public final class Connection implements AutoCloseable
     /**
      * Disconnects the listener; it is not called again. Idempotent.
      *
-     * @throws IllegalStateException if its owner's listeners may not change now (a parallel iteration of the world
+     * @throws IllegalStateException if its owner's listeners may not change now (a parallel walk of the world
      *                               runs); the listener stays connected then.
      */
     @Override

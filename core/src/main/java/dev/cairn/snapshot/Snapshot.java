@@ -112,7 +112,7 @@ public final class Snapshot
         final SnapshotOutput out = new SnapshotOutput(target, null);
         try
         {
-            // Announced as an iteration, so that a close from another thread is refused, not run under the copy.
+            // A walk of the world, so that a close from another thread is refused, not run under the copy.
             WorldSection.saveAsWalk(world, "Snapshot.save", () -> write(world, out, storages));
         }
         finally
@@ -122,10 +122,11 @@ public final class Snapshot
     }
 
     /**
-     * Writes a snapshot of {@code world} to a channel, through a buffer of 1 MiB. The channel's code runs between
-     * copies of the world's memory, so until the save returns the world's structure is locked: a structural change
-     * (create, destroy, add, remove, clear, reset, new storages, groups...) or a close, from the channel or another
-     * thread, throws {@link IllegalStateException} and changes nothing.
+     * Writes a snapshot of {@code world} to a channel, through a buffer of 1 MiB. A save is a walk of the world, and
+     * the channel's code runs inside it, between copies of the world's memory: what that code destroys, adds, removes
+     * or clears is made when the save returns, so the snapshot holds the world as it was when the save began, and a
+     * create, a change of the tick, a reset or a close throws {@link IllegalStateException} (the save copies the
+     * entity pool and the tick). A close from another thread is refused until the save returns.
      *
      * @param world   the world.
      * @param channel where the bytes go, for example a {@link java.nio.channels.FileChannel}.
@@ -134,8 +135,7 @@ public final class Snapshot
      * @throws UncheckedIOException  if the channel fails.
      * @throws IllegalArgumentException if the channel takes no byte of a write (it is non-blocking); part of the
      *                               snapshot may have been written then.
-     * @throws IllegalStateException if the world is closed, or its structure is locked (a parallel iteration runs: save
-     *                               into a {@link ByteBuffer} then).
+     * @throws IllegalStateException if the world is closed, or being closed by another thread.
      */
     public static void save(final World world, final WritableByteChannel channel, final ComponentType<?, ?>... types)
     {
@@ -180,10 +180,10 @@ public final class Snapshot
      * reported, and the world is left as it was. Helpers never wait for each other or for the calling thread, so an
      * executor that rejects the tasks, runs them on the calling thread, or runs them late only leaves more of the work
      * to the calling thread. The executor's {@code execute} runs on the calling thread and must only hand the task on:
-     * it runs before any helper writes into the world and with the world's structure locked, so a change it tries
-     * (creating, destroying, adding, reserving, resetting, closing) throws {@link IllegalStateException}, which the
-     * load takes as the executor refusing the task. The task it hands on must run as given, with nothing of the
-     * program's around it that touches the world: a world belongs to one thread, and the load is using it.
+     * it runs before any helper writes into the world, as a listener of the load: what it destroys, adds or removes is
+     * made when the load returns, and creating, reserving, resetting or closing throws {@link IllegalStateException},
+     * which the load takes as the executor refusing the task. The task it hands on must run as given, with nothing of
+     * the program's around it that touches the world: a world belongs to one thread, and the load is using it.
      *
      * @param world    a new world.
      * @param source   the snapshot.

@@ -148,10 +148,10 @@ final class SnapshotSections
      * this thread has read the world's. Returns only once every job a helper took is done, whatever happens: the
      * world is not to be touched, let alone unloaded, while a helper writes into it.
      * <p>
-     * The executor's {@code execute} is the program's code, run on this thread: it runs with the world's structure
-     * locked, so that a change it tries is refused, and before any helper may write into the world, so that nothing
-     * it does can move memory under a helper. A helper that starts while tasks are still being handed out waits for
-     * the handing out to end, a millisecond at most, and otherwise leaves the storages to the other threads.
+     * The executor's {@code execute} is the program's code, run on this thread: it runs in a hold of the load, so that
+     * its changes wait for the load's end and a create is refused, and before any helper may write into the world, so
+     * that nothing it does can move memory under a helper. A helper that starts while tasks are still being handed out
+     * waits for the handing out to end, a millisecond at most, and otherwise leaves the storages to the other threads.
      */
     private void readTogether(final World target, final Executor executor)
     {

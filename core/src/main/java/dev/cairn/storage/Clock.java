@@ -37,8 +37,8 @@ public final class Clock
     }
 
     /**
-     * Creates a clock at tick 1 whose owner may refuse changes of the tick: a world refuses them while its structure is
-     * locked (a parallel iteration, a snapshot being copied), as it refuses {@code advanceTick()}.
+     * Creates a clock at tick 1 whose owner may refuse changes of the tick: a world refuses them while a parallel walk
+     * runs or a snapshot is saved or loaded.
      *
      * @param beforeChange runs before {@link #advance()} and {@link #restore(int)} change the tick; it throws to
      *                     refuse the change.

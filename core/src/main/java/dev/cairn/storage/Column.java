@@ -6,7 +6,7 @@ import org.agrona.concurrent.UnsafeBuffer;
  * The memory of one field column of a storage, for code that processes it in bulk or hands it on: native code and GPU
  * uploads that take an address and a length, or Agrona buffers. A generated storage makes one per field
  * ({@code positions.xColumn()}); it covers the components at packed indices {@code [0, count())}, element {@code i}
- * at {@code address() + i * width()}, in the order iteration walks from the back.
+ * at {@code address() + i * width()}, in the order walks visit them, from the front.
  * <p>
  * <b>Validity.</b> A column is valid until its storage's memory moves or its members move: growth (an add that needs
  * more room), {@code shrinkToFit}, any removal, sort, swap, compaction, {@code clear}, and closing the storage or its

@@ -49,7 +49,7 @@ public final class RuntimeView
     private final Storages world;
     private final SparseSet[] included;
     private final SparseSet[] excluded;
-    /** The included sets, then the excluded ones: every set an iteration announces itself on. */
+    /** The included sets, then the excluded ones: every set a walk reads. */
     private final SparseSet[] sets;
     private final TickFilter[] filters;
     /** The walks of the worlds and standalone sets the view reads, each once: a walk of the view begins on all. */
@@ -357,7 +357,7 @@ public final class RuntimeView
     }
 
     /**
-     * An upper bound of the entities an iteration started now would visit: the extent of the smallest included set.
+     * An upper bound of the entities a walk begun now would visit: the extent of the smallest included set.
      *
      * @return the bound; 0 after the world is closed.
      */
@@ -408,7 +408,7 @@ public final class RuntimeView
      * automatic size; see {@link #parallelForEach(ForkJoinPool, int, LongConsumer)}.
      *
      * @param action receives each entity's handle, on any of the pool's threads.
-     * @throws IllegalStateException if a set is closed, or a parallel iteration of the world runs already.
+     * @throws IllegalStateException if a set is closed, or a parallel walk of the world runs already.
      */
     public void parallelForEach(final LongConsumer action)
     {

@@ -44,9 +44,9 @@ import java.util.function.LongConsumer;
  * handle stays stale forever: an index whose 2<sup>31</sup> - 1 versions are used up is retired, never recycled.
  * <p>
  * <b>Memory.</b> The world owns the off-heap memory of its entities and of every storage: storages live as long as
- * the world and cannot be closed on their own. {@link #close()} frees it all; it refuses while any iteration over the
- * world (a view's, group's, observer's or storage's {@code forEach}, a view's {@code count()},
- * {@link #forEachEntity}, a snapshot save or load) is in progress on any thread. A world that
+ * the world and cannot be closed on their own. {@link #close()} frees it all; it refuses while any walk of the world
+ * (a view's, group's, observer's or storage's {@code forEach}, a cursor's loop, a view's {@code count()},
+ * {@link #forEachEntity}, a snapshot save or load) runs on any thread. A world that
  * becomes unreachable without being closed is freed by the garbage collector's Cleaner and reported once through the
  * {@link System.Logger} {@code dev.cairn} (with {@code -Dcairn.leakTracking=true} the report says where it was
  * created); close worlds explicitly, as the Cleaner may run late or never. An optional budget caps the off-heap
@@ -58,8 +58,8 @@ import java.util.function.LongConsumer;
  * whole, then each component's removal, then the release of the handle. The world's {@link Clock} ({@link #tick()},
  * {@link #advanceTick()}) stamps the components declared {@code @Component(tracked = true)}.
  * <p>
- * Not thread-safe: use a world from one thread at a time; only the guard of {@link #close()} against iterations works
- * across threads.
+ * Not thread-safe: use a world from one thread at a time (a walk begun on a second thread while one thread walks it
+ * is refused); the guard of {@link #close()} against walks works across threads.
  */
 public final class World implements AutoCloseable, Storages
 {
@@ -468,7 +468,7 @@ public final class World implements AutoCloseable, Storages
 
     /**
      * The storage of a record class if this world made one already: questions about a component nobody added answer
-     * without creating its storage, which would be a structural change (refused in parallel iterations) and would show
+     * without creating its storage, which would be a structural change (refused in parallel walks) and would show
      * in snapshots.
      */
     @SuppressWarnings("unchecked")
@@ -597,8 +597,8 @@ public final class World implements AutoCloseable, Storages
      * Frees all off-heap memory of the pool and every storage. Every later use of the world, its storages or views
      * over them throws {@link IllegalStateException}. Idempotent.
      *
-     * @throws IllegalStateException if an iteration over the world is in progress, on this or another thread (for
-     *                               example when called from a view's action); nothing is closed then.
+     * @throws IllegalStateException if a walk of the world runs, on this or another thread (a cursor's walk included),
+     *                               or a listener runs; nothing is closed then.
      */
     @Override
     public void close()
