@@ -32,10 +32,10 @@ import java.util.Set;
  * Velocity.class}) interface Movers {}} gives {@code MoversView} in the same package (a nested {@code Outer.Movers}
  * gives {@code Outer_MoversView}).
  * <p>
- * The generated view resolves its storages once, from a {@code World}, and iterates without allocating: internally
- * through a generated functional interface {@code Action} that receives positioned storage {@code Ref}s, or
- * externally through a reusable {@code Cursor}. Each iteration leads with the smallest included storage, walks it from
- * back to front and probes the others, first at the same packed index (the common case when storages were filled in
+ * The generated view resolves its storages once, from a {@code World}, and walks without allocating per entity:
+ * internally through a generated functional interface {@code Action} that receives positioned storage {@code Ref}s, or
+ * externally through a reusable {@code Cursor}. Each walk leads with the smallest included storage, walks it from
+ * front to back and probes the others, first at the same packed index (the common case when storages were filled in
  * step or sorted alike) and then through their sparse arrays.
  * <p>
  * A view lists 1 to {@value #MAX_INCLUDED} included and 0 to {@value #MAX_EXCLUDED} excluded components; anything the
