@@ -1,16 +1,16 @@
 package dev.cairn.command;
 
 import dev.cairn.Entity;
-import dev.cairn.world.World;
-import dev.cairn.internal.RawStorage;
 import dev.cairn.internal.Access;
 import dev.cairn.internal.ArrayBases;
+import dev.cairn.internal.Failures;
+import dev.cairn.internal.RawStorage;
 import dev.cairn.internal.Walks;
 import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.Chunks;
-import dev.cairn.internal.Failures;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.Storages;
+import dev.cairn.world.World;
 import org.agrona.UnsafeApi;
 
 import java.lang.ref.WeakReference;

@@ -1,7 +1,7 @@
 package dev.cairn.internal;
 
-import dev.cairn.parallel.Chunk;
 import dev.cairn.Entity;
+import dev.cairn.parallel.Chunk;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +28,7 @@ public final class Deferred
     {
         /**
          * Adds the component with the row's values, or overwrites it if the entity has it; nothing if the entity is not
-         * alive.
+         * alive (the target checks: the queue does not).
          *
          * @param entity the entity.
          * @param row    the bytes holding the values.
@@ -270,14 +270,24 @@ public final class Deferred
         }
     }
 
-    /** One round of changes: parallel arrays, and the rows of the additions one after the other. */
+    /**
+     * One round of changes: parallel arrays, and the rows of the additions one after the other. Targets are kept as
+     * small numbers into a table of the few storages a round changes, so that recording stores no reference per change.
+     */
     private static final class Queue
     {
         private byte[] operations = new byte[16];
-        private Object[] targets = new Object[16];
+        private int[] targetIds = new int[16];
         private long[] entities = new long[16];
         private int[] rowOffsets = new int[16];
         private byte[] rows = new byte[256];
+        private Object[] targets = new Object[8];
+        private int targetCount;
+        /** The tasks, each its own entry: a round may hold many, which the targets' table is not searched for. */
+        private Object[] tasks = new Object[8];
+        private int taskCount;
+        private Object lastTarget;
+        private int lastTargetId;
         private int rowLength;
         private int count;
         private final Row row = new Row();
@@ -288,7 +298,7 @@ public final class Deferred
             {
                 final int grown = count * 2;
                 operations = Arrays.copyOf(operations, grown);
-                targets = Arrays.copyOf(targets, grown);
+                targetIds = Arrays.copyOf(targetIds, grown);
                 entities = Arrays.copyOf(entities, grown);
                 rowOffsets = Arrays.copyOf(rowOffsets, grown);
             }
@@ -297,7 +307,7 @@ public final class Deferred
                 rows = Arrays.copyOf(rows, Math.max(rows.length * 2, rowLength + rowBytes));
             }
             operations[count] = operation;
-            targets[count] = target;
+            targetIds[count] = operation == TASK ? task(target) : target == lastTarget ? lastTargetId : idOf(target);
             entities[count] = entity;
             rowOffsets[count] = rowLength;
             count++;
@@ -306,13 +316,48 @@ public final class Deferred
             return row.wrap(rows, at, rowBytes);
         }
 
+        private int task(final Object task)
+        {
+            if (taskCount == tasks.length)
+            {
+                tasks = Arrays.copyOf(tasks, taskCount * 2);
+            }
+            tasks[taskCount] = task;
+            return taskCount++;
+        }
+
+        private Object target(final int k)
+        {
+            return operations[k] == TASK ? tasks[targetIds[k]] : targets[targetIds[k]];
+        }
+
+        private int idOf(final Object target)
+        {
+            int id = 0;
+            while (id < targetCount && targets[id] != target)
+            {
+                id++;
+            }
+            if (id == targetCount)
+            {
+                if (targetCount == targets.length)
+                {
+                    targets = Arrays.copyOf(targets, targetCount * 2);
+                }
+                targets[targetCount++] = target;
+            }
+            lastTarget = target;
+            lastTargetId = id;
+            return id;
+        }
+
         void append(final Queue other)
         {
             for (int k = 0; k < other.count; k++)
             {
                 final int from = other.rowOffsets[k];
                 final int to = k + 1 < other.count ? other.rowOffsets[k + 1] : other.rowLength;
-                add(other.operations[k], other.targets[k], other.entities[k], to - from);
+                add(other.operations[k], other.target(k), other.entities[k], to - from);
                 System.arraycopy(other.rows, from, rows, rowOffsets[count - 1], to - from);
             }
         }
@@ -322,7 +367,7 @@ public final class Deferred
             Throwable failure = null;
             for (int k = 0; k < count; k++)
             {
-                final Object target = targets[k];
+                final Object target = target(k);
                 final long entity = entities[k];
                 try
                 {
@@ -332,10 +377,8 @@ public final class Deferred
                             ((Runnable)target).run();
                             break;
                         case ADD:
-                            if (((Target)target).isAlive(entity))
-                            {
-                                ((Target)target).applyAdd(entity, rows, rowOffsets[k]);
-                            }
+                            // The target leaves an entity that is not alive alone: no second look-up here.
+                            ((Target)target).applyAdd(entity, rows, rowOffsets[k]);
                             break;
                         case REMOVE:
                             if (((Target)target).isAlive(entity))
@@ -394,15 +437,19 @@ public final class Deferred
         private String describe(final int k)
         {
             final String[] verbs = {"", "adding", "removing", "updating", "destroying", "running"};
-            final String what = operations[k] == TASK ? targets[k].toString() :
-                operations[k] == DESTROY ? Entity.toString(entities[k]) :
-                    targets[k] + " of " + Entity.toString(entities[k]);
+            final Object target = target(k);
+            final String what = operations[k] == TASK ? target.toString() :
+                operations[k] == DESTROY ? Entity.toString(entities[k]) : target + " of " + Entity.toString(entities[k]);
             return verbs[operations[k]] + " " + what;
         }
 
         void clear()
         {
-            Arrays.fill(targets, 0, count, null);
+            Arrays.fill(targets, 0, targetCount, null);
+            targetCount = 0;
+            Arrays.fill(tasks, 0, taskCount, null);
+            taskCount = 0;
+            lastTarget = null;
             count = 0;
             rowLength = 0;
         }

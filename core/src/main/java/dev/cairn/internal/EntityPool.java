@@ -1,9 +1,8 @@
 package dev.cairn.internal;
 
-import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.Entity;
+import dev.cairn.OffHeapExhaustedException;
 import org.agrona.UnsafeApi;
-
 
 import java.util.function.LongConsumer;
 

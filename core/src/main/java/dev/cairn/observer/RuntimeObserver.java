@@ -5,11 +5,10 @@ import dev.cairn.Entity;
 import dev.cairn.internal.Access;
 import dev.cairn.internal.EntityPool;
 import dev.cairn.internal.OffHeap;
+import dev.cairn.internal.StorageHook;
 import dev.cairn.internal.Walks;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
-import dev.cairn.internal.StorageHook;
-import dev.cairn.storage.Storages;
 
 import java.util.LinkedHashMap;
 import java.util.List;

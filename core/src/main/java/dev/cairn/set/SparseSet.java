@@ -3,16 +3,14 @@ package dev.cairn.set;
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
 import dev.cairn.OffHeapExhaustedException;
-import dev.cairn.internal.EntityPool;
 import dev.cairn.internal.Access;
 import dev.cairn.internal.Columns;
+import dev.cairn.internal.EntityPool;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.OffHeap;
-import dev.cairn.internal.RawSet;
 import dev.cairn.internal.Walks;
 import org.agrona.UnsafeApi;
 
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.LongConsumer;
 

@@ -2,16 +2,16 @@ package dev.cairn.snapshot;
 
 import dev.cairn.DeletionPolicy;
 import dev.cairn.Entity;
-import dev.cairn.world.World;
 import dev.cairn.OffHeapExhaustedException;
-import dev.cairn.set.SparseSet;
 import dev.cairn.internal.Access;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.RawStorage;
+import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.FieldType;
 import dev.cairn.storage.Schema;
+import dev.cairn.world.World;
 import org.agrona.concurrent.UnsafeBuffer;
 
 import java.nio.ByteBuffer;

@@ -1,9 +1,9 @@
 package dev.cairn.snapshot;
 
-import dev.cairn.world.World;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
 import dev.cairn.storage.Schema;
+import dev.cairn.world.World;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,19 +1,19 @@
 package dev.cairn.snapshot;
 
-import dev.cairn.world.World;
+import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
+import dev.cairn.storage.Schema;
+import dev.cairn.world.World;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import dev.cairn.storage.ComponentStorage;
-import dev.cairn.storage.Schema;
 
 /**
  * The sections of a snapshot being loaded, found by a first pass over their headers and then read: the world's (the

@@ -834,7 +834,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         @Override
         public void applyAdd(final long entity, final byte[] row, final int offset)
         {
-            put(entity, row, offset, false);
+            put(entity, row, offset, true);
         }
 
         @Override

@@ -2,7 +2,6 @@ package dev.cairn.view;
 
 import dev.cairn.Entity;
 import dev.cairn.internal.Access;
-import dev.cairn.internal.Failures;
 import dev.cairn.internal.Walks;
 import dev.cairn.parallel.Chunks;
 import dev.cairn.set.SparseSet;
