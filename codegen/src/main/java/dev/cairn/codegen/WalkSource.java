@@ -300,6 +300,10 @@ final class WalkSource
         out.open();
         out.line("entity = Entity.NULL;");
         out.line("index = end;");
+        for (final ViewComponent component : passed)
+        {
+            out.line(ref(component) + ".moveTo(-1);");
+        }
         out.line("if (walk != -1)");
         out.open();
         out.line("final int ended = walk;");
@@ -337,10 +341,6 @@ final class WalkSource
         }
         dispatch((lead, indent) -> out.line(indent + "end = " + lead.extent() + ";"), "lead");
         out.line("index = 0;");
-        for (final ViewComponent component : passed)
-        {
-            out.line(ref(component) + ".moveTo(-1);");
-        }
         out.line("walk = walks.beginWalk(\"" + className + ".cursor()\");");
         out.line("return this;");
         out.close();
@@ -361,10 +361,6 @@ final class WalkSource
         out.line("this.entity = entity;");
         out.line("return true;");
         out.close();
-        for (final ViewComponent component : passed)
-        {
-            out.line(ref(component) + ".moveTo(-1);");
-        }
         out.line("close();");
         out.line("return false;");
     }

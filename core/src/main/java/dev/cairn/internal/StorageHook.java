@@ -2,7 +2,7 @@ package dev.cairn.internal;
 
 /**
  * An engine structure that must follow a storage exactly, such as an observer or a group, attached with
- * {@link ComponentStorage#attach(StorageHook)}. It hears of an add before the storage's listeners (so they see it
+ * {@link RawStorage#attach(StorageHook)}. It hears of an add before the storage's listeners (so they see it
  * up to date) and of a removal after them (so they still see the entity in it), and it may reserve room before an
  * insert so that following the add cannot fail for lack of memory.
  * <p>

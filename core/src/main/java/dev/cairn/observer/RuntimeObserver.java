@@ -39,10 +39,11 @@ import java.util.function.LongConsumer;
  * miss an event: it reserves room before each insert into a trigger storage, so following a change cannot fail for
  * lack of memory.
  * <p>
- * <b>Walking.</b> {@link #forEach(LongConsumer)} walks the observed entities in the order they entered, and follows
- * the rule of every walk (see {@link dev.cairn.View}): while it runs, the structure holds still, and what the action
- * changes (components added or removed, entities destroyed, {@link #clear()}) is applied when it returns. Generated
- * observers ({@link dev.cairn.Observer}) walk it with positioned component accessors through {@link #extent()} and
+ * <b>Walking.</b> {@link #forEach(LongConsumer)} walks the observed entities in the order they entered (an entity
+ * that leaves is replaced by the last to have entered), and follows the rule of every walk (see
+ * {@link dev.cairn.View}): while it runs, the structure holds still, and what the action changes (components added or
+ * removed, entities destroyed, {@link #clear()}) is applied when it returns. Generated observers
+ * ({@link dev.cairn.Observer}) walk it with positioned component accessors through {@link #extent()} and
  * {@link #entityAt(int)}.
  * <p>
  * {@link #close()} detaches the observer and frees its memory; closing the world does too. Not thread-safe.

@@ -132,7 +132,7 @@ public final class Chunks
             // still be walking. Nothing of the run may outlive this call, which ends the walk.
             run.stopAndAwait();
             final IllegalStateException failure = new IllegalStateException("the ForkJoinPool " + pool + " was shut " +
-                "down while a parallel iteration ran on it: " + (chunks - run.walked()) + " of " + chunks + " chunks " +
+                "down while a parallel walk ran on it: " + (chunks - run.walked()) + " of " + chunks + " chunks " +
                 "did not run, so their entities were not visited (what the others' actions did stays); run it on a " +
                 "pool that lives longer, or again once the pool is replaced", stopped);
             if (run.failure != null)

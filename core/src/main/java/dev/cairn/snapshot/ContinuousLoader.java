@@ -6,6 +6,7 @@ import dev.cairn.OffHeapExhaustedException;
 import dev.cairn.internal.Access;
 import dev.cairn.internal.Failures;
 import dev.cairn.internal.RawStorage;
+import dev.cairn.internal.Walks;
 import dev.cairn.set.SparseSet;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.storage.ComponentType;
@@ -63,7 +64,6 @@ public final class ContinuousLoader implements AutoCloseable
     private long[] scratch = new long[16];
     private boolean closed;
     /** Whether a load is being applied: a listener of the live world may not start another one meanwhile. */
-    private boolean loading;
     /** {@link World#resets()} when the map was last right: a reset destroyed every local entity it names. */
     private long resetsMapped;
 
@@ -116,23 +116,18 @@ public final class ContinuousLoader implements AutoCloseable
         }
         Access.walks(world).refuseWhileDeferring("load a snapshot into the World", "load after the walk or listener " +
             "returns");
-        if (loading)
-        {
-            throw new IllegalStateException("ContinuousLoader.load was called while this loader applies a snapshot " +
-                "(from a listener of the live world): the two loads would share the staging world and the entity " +
-                "map and leave entities that mirror nothing; load the next snapshot after this load returns");
-        }
         WorldSection.empty(stage);
         final Map<ComponentType<?, ?>, Schema> types = Snapshot.loadInto(stage, snapshot, whole, null);
         forgetIfReset();
-        loading = true;
         try
         {
-            apply(types);
+            // One operation of the live world: closing it from another thread is refused meanwhile, and what its
+            // listeners change is applied when the load is made.
+            final Walks walks = Access.walks(world);
+            walks.run(walks.beginGuardedOperation("ContinuousLoader.load"), () -> apply(types));
         }
         finally
         {
-            loading = false;
             if (!closed)
             {
                 WorldSection.empty(stage);

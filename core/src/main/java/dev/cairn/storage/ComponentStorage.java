@@ -826,6 +826,12 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
     private final class Raw implements RawStorage, Deferred.Target
     {
         @Override
+        public String toString()
+        {
+            return name();
+        }
+
+        @Override
         public boolean isAlive(final long entity)
         {
             return ComponentStorage.this.isAlive(entity);

@@ -174,6 +174,12 @@ final class EntityLifecycle implements Deferred.Target
     }
 
     @Override
+    public String toString()
+    {
+        return "World";
+    }
+
+    @Override
     public void applyDestroy(final long entity)
     {
         destroy(entity);

@@ -99,7 +99,26 @@ public final class ReportGenerator
         final String subtitle = profile + " profile; " + machine.cpu() + ", " + machine.cores() + " cores; JDK " +
             results.setting("jdkVersion");
         write(svg, BarChart.svg(results, subtitle));
-        write(page, ResultsPage.markdown(results, machine, profile, jsonPath, svg.getFileName().toString()));
+        final String kept = Files.isRegularFile(page) ? handWritten(Files.readString(page, StandardCharsets.UTF_8)) : "";
+        write(page, ResultsPage.markdown(results, machine, profile, jsonPath, svg.getFileName().toString()) + kept);
+    }
+
+    /**
+     * The part of a page written by hand, which regenerating keeps: from the line {@link ResultsPage#HAND_WRITTEN}
+     * to the end, or nothing if the page has no such line.
+     *
+     * @param page the page as it is.
+     * @return the hand-written part, with a blank line before it.
+     */
+    static String handWritten(final String page)
+    {
+        final int at = page.indexOf(ResultsPage.HAND_WRITTEN);
+        if (at < 0)
+        {
+            return "";
+        }
+        final int lineStart = page.lastIndexOf('\n', at) + 1;
+        return "\n" + page.substring(lineStart);
     }
 
     private static void write(final Path file, final String text) throws IOException

@@ -10,6 +10,12 @@ import java.util.Locale;
  */
 public final class ResultsPage
 {
+    /**
+     * The line from which a page is written by hand (measurements of features and of earlier commits): regenerating
+     * the page keeps it and everything after it.
+     */
+    static final String HAND_WRITTEN = "<!-- Written by hand from here on: regenerating the page keeps it. -->";
+
     private static final String METHOD = String.join("\n",
         "## How each library is used",
         "",
@@ -240,7 +246,7 @@ public final class ResultsPage
         if (results.find(Library.CAIRN, Workloads.DESTROY_ALL, 1_000_000) == null)
         {
             md.append(" Destroying many entities in one call (`destroyAll`, the destroy goal's workload) is not in ")
-                .append("this run; a run of its own is in [design](design.md#storages-and-the-world).");
+                .append("this run; a run of its own is under [earlier measurements](#earlier-measurements).");
         }
         md.append("\n\n");
         md.append("## Reproduce\n\n");

@@ -254,6 +254,28 @@ class ReportGeneratorTest
     }
 
     @Test
+    void regeneratingThePageKeepsWhatIsWrittenByHandAfterItsMarkerAndReplacesTheRest(@TempDir final Path dir)
+        throws Exception
+    {
+        final Path json = dir.resolve("quick.json");
+        Files.writeString(json, sample(), StandardCharsets.UTF_8);
+        machine().write(Machine.sidecar(json));
+        final Path page = dir.resolve("benchmarks.md");
+        final Path svg = dir.resolve("benchmarks.svg");
+        final String kept = ResultsPage.HAND_WRITTEN + "\n\n## Earlier measurements\n\nby hand\n";
+        Files.writeString(page, "# Benchmarks\n\nan old generated table\n\n" + kept, StandardCharsets.UTF_8);
+
+        ReportGenerator.generate(json, page, svg);
+        ReportGenerator.generate(json, page, svg);
+
+        final String text = Files.readString(page);
+        assertFalse(text.contains("an old generated table"), text);
+        assertTrue(text.contains("Test CPU"), text);
+        assertTrue(text.endsWith(kept), text);
+        assertEquals(text.indexOf(ResultsPage.HAND_WRITTEN), text.lastIndexOf(ResultsPage.HAND_WRITTEN), text);
+    }
+
+    @Test
     void jsonReaderHandlesJmhNumbersStringsAndEscapes()
     {
         assertEquals(
