@@ -5,9 +5,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * What generated code and Cairn's other packages reach of a world or a set that users do not: their walks, and the
- * raw state of sets and worlds for snapshots. The world and set classes install an accessor when they are initialised, so that no
- * public member on them serves this.
+ * What generated code and Cairn's other packages reach of a world, a set or a storage that users do not: their walks,
+ * a storage's hooks and rows, and the raw state snapshots save. Those classes install an accessor when they are
+ * initialised, so that no public member on them serves this.
  */
 public final class Access
 {

@@ -108,8 +108,8 @@ public final class Columns
      * the contents of the others are undefined.
      *
      * @param newCapacity the new capacity, 0 or more.
-     * @throws OffHeapExhaustedException if a column cannot be resized; the slots below the old capacity and the capacity are
-     *                          unchanged.
+     * @throws OffHeapExhaustedException if a column cannot be resized; the slots below the old capacity and the
+     *                                   capacity are unchanged.
      */
     public void grow(final int newCapacity)
     {

@@ -439,7 +439,8 @@ public final class Deferred
             final String[] verbs = {"", "adding", "removing", "updating", "destroying", "running"};
             final Object target = target(k);
             final String what = operations[k] == TASK ? target.toString() :
-                operations[k] == DESTROY ? Entity.toString(entities[k]) : target + " of " + Entity.toString(entities[k]);
+                operations[k] == DESTROY ? Entity.toString(entities[k]) :
+                    target + " of " + Entity.toString(entities[k]);
             return verbs[operations[k]] + " " + what;
         }
 

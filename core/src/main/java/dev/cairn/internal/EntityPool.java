@@ -1005,8 +1005,8 @@ public final class EntityPool
         if (copiedBy != null)
         {
             final String held = walks.describeHold();
-            throw new IllegalStateException("cannot " + change + " the World while " + (held != null ? held : copiedBy) +
-                " runs: " + copiedBy + " copies the World's entities, which a create would change under it; create " +
+            throw new IllegalStateException("cannot " + change + " the World while " +
+                (held != null ? held : copiedBy) + " runs: " + copiedBy + " copies the World's entities, which a create would change under it; create " +
                 "after it returns");
         }
         if (walks.isParallel())

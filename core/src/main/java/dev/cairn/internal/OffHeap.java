@@ -7,7 +7,8 @@ import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 
 /**
- * Owner of off-heap memory: allocates, grows and frees the blocks of one world (or of one standalone set), counts the bytes it holds, and frees every block it still holds when it is closed.
+ * Owner of off-heap memory: allocates, grows and frees the blocks of one world (or of one standalone set), counts the
+ * bytes it holds, and frees every block it still holds when it is closed.
  * <p>
  * <b>All or nothing.</b> {@link #allocate} and {@link #reallocate} either succeed or throw
  * {@link dev.cairn.OffHeapExhaustedException}

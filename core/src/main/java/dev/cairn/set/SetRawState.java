@@ -74,8 +74,8 @@ final class SetRawState implements RawSet
         set.ensureChangeable("load a snapshot into");
         if (set.size != 0)
         {
-            throw new IllegalStateException("a snapshot loads into an empty " + set.name + "; this one has " + set.size +
-                " indices in use");
+            throw new IllegalStateException("a snapshot loads into an empty " + set.name + "; this one has " +
+                set.size + " indices in use");
         }
     }
 

@@ -3,8 +3,8 @@ package dev.cairn.storage;
 import java.util.ArrayList;
 
 /**
- * The change tick a {@link dev.cairn.world.World} and its storages share: a tracked component ({@code @Component(tracked =
- * true)}) records in two hidden columns the tick at which it was added and the tick at which it was last written, and
+ * The change tick a {@link dev.cairn.world.World} and its storages share: a tracked component
+ * ({@code @Component(tracked = true)}) records in two hidden columns the tick at which it was added and the tick at which it was last written, and
  * views can then visit only what was added or changed since a tick.
  * <p>
  * Ticks are {@code int}s that only grow; {@link #advance()} ends the current tick. Comparisons are made on the

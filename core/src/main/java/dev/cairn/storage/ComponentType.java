@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Identifies a component record and knows how to build its generated storage. Each generated storage declares one
- * as its {@code TYPE} constant; the {@link dev.cairn.world.World} keeps its storages in an array indexed by {@link #id()},
- * so typed access is an array load.
+ * as its {@code TYPE} constant; the {@link dev.cairn.world.World} keeps its storages in an array indexed by
+ * {@link #id()}, so typed access is an array load.
  *
  * @param <R> the component record.
  * @param <S> its generated storage.

@@ -125,7 +125,8 @@ final class RowCodec
     }
 
     /** Copies one field: a single load and store for the widths fields have, without a native call. */
-    private static void copy(final Object fromBase, final long from, final Object toBase, final long to, final int width)
+    private static void copy(
+        final Object fromBase, final long from, final Object toBase, final long to, final int width)
     {
         switch (width)
         {
