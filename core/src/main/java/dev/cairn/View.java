@@ -17,7 +17,8 @@ import java.lang.annotation.Target;
  * <ul>
  *     <li>{@code forEach(action)} calls the action once for each matching entity, from the front of the leading
  *     storage's packed array to the back, with a {@code Ref} per passed component positioned on it. The {@code Ref}s
- *     belong to the walk: once it returns they are on no entity, and their accessors throw.</li>
+ *     belong to the walk and move at every step: keep the entity handle, not a {@code Ref} (kept, it stays on the
+ *     entity it was last positioned on).</li>
  *     <li>{@code cursor()} starts the same walk as an external loop; it lasts until {@code next()} returns false or the
  *     cursor is closed (leave a loop early inside try-with-resources), and the next {@code cursor()} of the same
  *     object ends the previous walk. There is one cursor per generated object, so a loop allocates nothing.</li>

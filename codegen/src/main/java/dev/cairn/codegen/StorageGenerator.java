@@ -694,6 +694,10 @@ final class StorageGenerator
                 "this.entity = index < 0 ? " + entityType + ".NULL : entity;",
                 "this.layout = index < 0 ? -1 : storage.layoutVersion();",
                 "return index >= 0;"));
+            out.javadoc("Puts this reference on no entity: its accessors throw until it is positioned again.");
+            method(Owner.REF, null, "public void", "leave", List.of(), body(
+                "this.entity = " + entityType + ".NULL;",
+                "this.layout = -1;"));
             out.javadoc("The packed index this reference was positioned at.");
             method(Owner.REF, null, "public int", "index", List.of(), body("return index;"));
             out.javadoc("The entity this reference was positioned on, or {@link " + entityType + "#NULL}.");

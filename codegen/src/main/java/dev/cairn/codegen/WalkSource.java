@@ -197,8 +197,8 @@ final class WalkSource
                 out.line("final " + component.refType() + " " + ref(component) + " = new " + component.refType() + "(" +
                     storage(component) + ");");
             }
-            out.line("try");
-            out.open();
+            // The Refs stay on the heap unless every call that takes them is inlined: nothing is called with them
+            // after the loop (a Ref an action keeps stays on the entity it was last positioned on).
             out.line("for (int i = from; i < to; i++)");
             out.open();
             lead.step(out);
@@ -209,15 +209,6 @@ final class WalkSource
                 arguments.add(ref(component));
             }
             out.list("action.accept(", arguments, ");");
-            out.close();
-            out.close();
-            out.line("finally");
-            out.open();
-            // A Ref the action kept is on no entity once the walk is over, as the Ref's message says.
-            for (final ViewComponent component : passed)
-            {
-                out.line(ref(component) + ".moveTo(-1);");
-            }
             out.close();
             out.close();
         }
@@ -302,7 +293,7 @@ final class WalkSource
         out.line("index = end;");
         for (final ViewComponent component : passed)
         {
-            out.line(ref(component) + ".moveTo(-1);");
+            out.line(ref(component) + ".leave();");
         }
         out.line("if (walk != -1)");
         out.open();

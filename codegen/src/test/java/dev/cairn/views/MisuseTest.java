@@ -205,7 +205,7 @@ final class MisuseTest
     }
 
     @Test
-    void aRefKeptAfterForEachReturnsThrowsInsteadOfWritingTheLastVisitedEntity()
+    void aRefKeptAfterForEachStaysOnTheLastVisitedEntityAndThrowsOnceThatEntityLeaves()
     {
         final long[] entities = movers(3);
         final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
@@ -219,12 +219,14 @@ final class MisuseTest
             }
         });
 
-        final IllegalStateException error = assertThrows(IllegalStateException.class, () -> kept.get(0).x(99f));
-        assertTrue(error.getMessage().contains("is on no entity"), error.getMessage());
-        for (int i = 0; i < entities.length; i++)
-        {
-            assertEquals(i, positions.x(entities[i]), "no entity was written");
-        }
+        final long last = kept.get(0).entity();
+        assertEquals(entities[2], last, "the walk's Ref moved on to the last entity visited");
+        kept.get(0).x(99f);
+        assertEquals(99f, positions.x(last), "a kept Ref reads and writes the entity it is on, as a Ref moved by hand");
+        assertEquals(0f, positions.x(entities[0]), "not the entity it was handed with");
+        world.destroy(last);
+        final IllegalStateException error = assertThrows(IllegalStateException.class, () -> kept.get(0).x(1f));
+        assertTrue(error.getMessage().contains(Entity.toString(last)), error.getMessage());
     }
 
     @Test

@@ -1151,8 +1151,7 @@ public class SparseSet implements AutoCloseable
         {
             return new IllegalStateException(
                 "a Ref of " + name + " is on no entity: it was never moved, was moved to an index that held no " +
-                "member, or the walk that positioned it ended; use a Ref inside the action it was passed to (or " +
-                "move it to a member first)");
+                "member, or left (its cursor's walk ended); move it to a member first, or use the Ref a walk passes");
         }
         return new IllegalStateException(
             "a Ref of " + name + " at index " + index + " was positioned on " + Entity.toString(entity) +
