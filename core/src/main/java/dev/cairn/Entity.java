@@ -14,7 +14,7 @@ package dev.cairn;
  *     {@code MAX_VERSION} back to 0 and never yields {@link #TOMBSTONE_VERSION}, which is reserved.</li>
  *     <li>Bit 63 is clear: sets use negative values for what is not an entity ({@link #NULL}, in-place
  *     tombstones).</li>
- *     <li>{@link #NULL} ({@code -1L}) is never produced by {@link World#create()}, never contained in any set, and
+ *     <li>{@link #NULL} ({@code -1L}) is never produced by {@link dev.cairn.world.World#create()}, never contained in any set, and
  *     is what lookups return for "no entity".</li>
  * </ul>
  * This class only encodes and decodes handles; it allocates nothing.
@@ -120,7 +120,7 @@ public final class Entity
 
     /**
      * Whether {@code entity} has the shape of a real handle: index and version in range. It says nothing about
-     * whether the entity is alive; ask the {@link World} for that.
+     * whether the entity is alive; ask the {@link dev.cairn.world.World} for that.
      *
      * @param entity a value.
      * @return true if it could be a handle produced by an entity pool.

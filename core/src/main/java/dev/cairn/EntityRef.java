@@ -11,7 +11,7 @@ import java.lang.annotation.Target;
  * entity handle (or {@link Entity#NULL}). The storage keeps it as a handle like any {@code long}; a snapshot records
  * that it is one, so that a continuous loader maps it to the local entity the handle stands for (a reference to an
  * entity the snapshot does not hold becomes {@link Entity#NULL}). Check a reference before use with
- * {@link World#valid(long)}: a destroyed target leaves it stale.
+ * {@link dev.cairn.world.World#valid(long)}: a destroyed target leaves it stale.
  * <pre>{@code
  * @Component
  * public record Parent(@EntityRef long parent) {}

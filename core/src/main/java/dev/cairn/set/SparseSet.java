@@ -1370,6 +1370,8 @@ public class SparseSet implements AutoCloseable
         }
         return new IllegalArgumentException(
             "entity " + Entity.toString(entity) + " is not in " + name +
-            "; check contains() (World.has) first, or use remove() when absence is expected");
+            "; check contains() (World.has) first, or use remove() when absence is expected" +
+            (walks.isDeferring() ? " (while " + walks.describeHold() + " runs, an add recorded in it is not made yet: " +
+                "it is made when that returns)" : ""));
     }
 }

@@ -479,7 +479,8 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
         {
             throw new IllegalArgumentException("entity " + Entity.toString(entity) + " already has " +
                 type.recordClass().getSimpleName() + " (in " + name() + "); check contains() (World.has) first, or " +
-                "write the existing value instead of adding it");
+                "write the existing value instead of adding it (while " + walks().describeHold() + " runs, a " +
+                "removal recorded in it is not made yet: it is made when that returns)");
         }
         requireInsertable(entity);
         return walks().deferred().add(raw, entity, rows.bytes());

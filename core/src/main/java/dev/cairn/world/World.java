@@ -385,7 +385,7 @@ public final class World implements AutoCloseable, Storages
     /**
      * The world's storage for a component record class; for code that is not hot (it looks the type up first).
      *
-     * @param recordClass a {@link Component} record.
+     * @param recordClass a {@link dev.cairn.Component} record.
      * @param <R>         the record.
      * @return its storage.
      * @throws IllegalArgumentException if no storage was generated for the record.
