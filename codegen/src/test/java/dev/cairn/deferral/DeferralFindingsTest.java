@@ -38,6 +38,59 @@ final class DeferralFindingsTest
     }
 
     /**
+     * "World.clear() inside a walk destroys the entities alive at the call": in a {@code forEachEntity}, an entity
+     * created earlier in the action is alive at the call.
+     */
+    @Test
+    void aClearOfTheWorldInsideForEachEntityDestroysTheEntitiesCreatedEarlierInTheWalk()
+    {
+        try (World world = new World())
+        {
+            world.create();
+            final long[] created = new long[1];
+            world.forEachEntity(entity ->
+            {
+                created[0] = world.create();
+                world.clear();
+            });
+            assertEquals(0, world.aliveCount(), "alive after the clear: " + dev.cairn.Entity.toString(created[0]));
+        }
+    }
+
+    /**
+     * "When a listener throws ... the operation completes", and {@code World.clear()} "empties every storage": a
+     * destroying listener that throws leaves no released entry of a swap-only storage (nor a tombstone of an in-place
+     * one) behind, as a clear whose listeners return does not.
+     */
+    @Test
+    void aClearOfTheWorldWhoseListenerThrowsEmptiesEveryStorageAllTheSame()
+    {
+        try (World world = new World())
+        {
+            final DeferralFixtures_VelStorage velocities = world.storage(DeferralFixtures_VelStorage.TYPE);
+            final DeferralFixtures_MarkStorage marks = world.storage(DeferralFixtures_MarkStorage.TYPE);
+            final long entity = world.create();
+            velocities.emplace(entity, 1, 2);
+            marks.emplace(entity, 3);
+            world.onDestroying(destroyed ->
+            {
+                throw new IllegalStateException("a listener that fails");
+            });
+            try
+            {
+                world.clear();
+            }
+            catch (final IllegalStateException expected)
+            {
+                // The listener's exception reaches the caller once the clear is done.
+            }
+            assertEquals(0, world.aliveCount());
+            assertEquals(0, velocities.size(), "released entries left in the swap-only storage");
+            assertEquals(0, marks.size(), "tombstones left in the in-place storage");
+        }
+    }
+
+    /**
      * A listener's changes are made when the operation that announced them returns; a component's removing listeners
      * are told "before a component is removed", of an entity that is alive. A destroying listener that creates an
      * entity during {@code World.clear()} and gives it a component: the clear must not then remove that component

@@ -65,7 +65,7 @@ final class DeferralHarness implements AutoCloseable
     /** The most entities alive that top-level creates aim for; actions and listeners may create a few more. */
     static final int MAX_ALIVE = 40;
     /** Lines of trace kept for a failure's message. */
-    static final int TRACE_LINES = 60;
+    static final int TRACE_LINES = Integer.getInteger("cairn.deferral.trace", 120);
     /** Changes listeners may make per top-level operation, so that the rounds settle. */
     private static final int LISTENER_BUDGET = 8;
     private static final long GOLDEN = 0x9E37_79B9_7F4A_7C15L;
@@ -74,11 +74,24 @@ final class DeferralHarness implements AutoCloseable
     private static final ForkJoinPool POOL = new ForkJoinPool(2);
     /**
      * Patterns not to generate, named in {@code -Dcairn.deferral.avoid=a,b}: to look past a known disagreement for
-     * others. Empty by default: the test asserts the contract everywhere. {@code nested-forEachEntity}: no
-     * {@code World.forEachEntity} begun inside another; {@code create-in-world-clear}: no listener creates an entity
-     * during a {@code World.clear()} made at once.
+     * others. Empty by default: the test asserts the contract everywhere. {@code born-in-forEachEntity}: no
+     * {@code World.forEachEntity} and no {@code World.clear()} inside a {@code World.forEachEntity};
+     * {@code create-in-world-clear}: no listener creates an entity during a {@code World.clear()} made at once;
+     * {@code throw-in-world-clear}: no listener throws during one.
      */
     private static final Set<String> AVOID = Set.of(System.getProperty("cairn.deferral.avoid", "").split(","));
+
+    /**
+     * What the harness throws from an action or a listener, one time in many, to check that the exception reaches
+     * the caller and that the changes recorded before are applied all the same.
+     */
+    static final class Thrown extends RuntimeException
+    {
+        Thrown(final String message)
+        {
+            super(message, null, true, false);
+        }
+    }
 
     /** One component of the visited entity, read and written through the accessor the walk hands over. */
     private record Slot(Comp comp, Supplier<Record> read, Consumer<Record> write)
@@ -166,6 +179,10 @@ final class DeferralHarness implements AutoCloseable
     private int entityWalks;
     /** Whether a World.clear() made at once is under way. */
     private boolean clearingWorld;
+    /** What the harness threw during this top-level operation and must reach its caller. */
+    private final List<Thrown> thrown = new ArrayList<>();
+    /** What happened how often, for {@code -Dcairn.deferral.stats=true}. */
+    private final Map<String, Long> stats = new java.util.TreeMap<>();
 
     /** A cursor's walk left open at the top level. */
     private final class OpenCursor
@@ -240,14 +257,60 @@ final class DeferralHarness implements AutoCloseable
         operation++;
         listenerBudget = LISTENER_BUDGET;
         created.clear();
+        thrown.clear();
+        try
+        {
+            operation();
+        }
+        catch (final Thrown caught)
+        {
+            rethrowFailure();
+            checkThrown(caught);
+            log("the call threw " + caught.getMessage() + ", as expected");
+            model.settle();
+        }
+        rethrowFailure();
+        check(thrown.isEmpty(), "the harness threw " + thrown + " from an action or listener, and the caller " +
+            "was not told");
+        checkWorld();
+    }
+
+    /** The exception a call threw is the first the harness threw, with the later ones suppressed in it. */
+    private void checkThrown(final Thrown caught)
+    {
+        check(thrown.contains(caught), "the call threw " + caught.getMessage() + ", which is not what the harness " +
+            "threw last: " + thrown);
+        final List<Throwable> reached = new ArrayList<>();
+        final ArrayDeque<Throwable> toSee = new ArrayDeque<>(List.of(caught));
+        while (!toSee.isEmpty())
+        {
+            final Throwable next = toSee.pop();
+            reached.add(next);
+            toSee.addAll(Arrays.asList(next.getSuppressed()));
+        }
+        for (final Thrown each : thrown)
+        {
+            check(reached.contains(each), "the harness threw " + each.getMessage() + " from a listener or action, " +
+                "which the caller was not told of (it got " + caught.getMessage() + ")");
+        }
+        thrown.clear();
+    }
+
+    private void operation()
+    {
         final int roll = choices.pick(1000);
+        count("operations" + (open != null ? " with a cursor left open" : ""));
         if (open != null && roll < 80)
         {
             endOpenCursor();
         }
-        else if (roll < 170)
+        else if (roll < 155)
         {
             createWithComponents();
+        }
+        else if (roll < 170)
+        {
+            createBatch();
         }
         else if (roll < 230)
         {
@@ -307,14 +370,35 @@ final class DeferralHarness implements AutoCloseable
         {
             runWalk(randomWalk(), 0);
         }
-        rethrowFailure();
-        checkWorld();
     }
 
     /** How many top-level operations ran, and how many changes, calls and checks actions and listeners made. */
     long operations()
     {
         return operation + inner.get();
+    }
+
+    /** What happened how often. */
+    Map<String, Long> stats()
+    {
+        final Map<String, Long> all = new java.util.TreeMap<>(stats);
+        for (final DeferralModel.Kind kind : DeferralModel.Kind.values())
+        {
+            all.put("recorded: " + kind, model.recordedKinds[kind.ordinal()]);
+        }
+        for (int k = 0; k < model.roundsPerSettlement.length; k++)
+        {
+            all.put("settled in " + k + (k == 7 ? "+" : "") + " rounds", model.roundsPerSettlement[k]);
+        }
+        return all;
+    }
+
+    private void count(final String what)
+    {
+        if (Thread.currentThread() == thread)
+        {
+            stats.merge(what, 1L, Long::sum);
+        }
     }
 
     /** The last lines of the trace, oldest first. */
@@ -335,7 +419,15 @@ final class DeferralHarness implements AutoCloseable
                 final OpenCursor ending = open;
                 open = null;
                 log("close " + ending.walk.name + " before closing the world");
-                ending.handle.close();
+                thrown.clear();
+                try
+                {
+                    ending.handle.close();
+                }
+                catch (final Thrown caught)
+                {
+                    checkThrown(caught);
+                }
                 if (failure == null)
                 {
                     model.settle();
@@ -363,6 +455,49 @@ final class DeferralHarness implements AutoCloseable
             {
                 add(comp, entity, randomValue(comp));
             }
+        }
+    }
+
+    /** World.create(entities, count): the handles in the order repeated creates give, announced in that order. */
+    private void createBatch()
+    {
+        final int count = 1 + choices.pick(3);
+        final long[] entities = new long[count + choices.pick(2)];
+        final Change[] announced = new Change[count];
+        final long[] expected = new long[count];
+        for (int i = 0; i < count; i++)
+        {
+            expected[i] = model.create();
+            announced[i] = new Change(DeferralModel.Kind.CREATED, null, expected[i], null);
+        }
+        final boolean listening = model.listening(Signal.CREATED, null);
+        if (model.deferring())
+        {
+            log("  create(entities, " + count + ")");
+            world.create(entities, count);
+            if (listening)
+            {
+                for (final Change change : announced)
+                {
+                    model.record(change);
+                }
+            }
+        }
+        else
+        {
+            log("create(entities, " + count + ")");
+            if (listening)
+            {
+                model.direct(announced);
+            }
+            world.create(entities, count);
+            model.settle();
+        }
+        for (int i = 0; i < count; i++)
+        {
+            check(entities[i] == expected[i], "create(entities, " + count + ") handed out " +
+                names(entities, count) + " where the model expects " + names(expected, count));
+            created.add(entities[i]);
         }
     }
 
@@ -514,14 +649,25 @@ final class DeferralHarness implements AutoCloseable
             return;
         }
         model.cursorOpen = false;
+        open = null;
+        cursorsInUse.remove(ending.walk.owner);
         if (how == 1)
         {
             log("walk " + ending.walk.name + " to its end");
-            while (ending.run.at < ending.run.expected.size())
+            try
             {
-                check(ending.handle.next(), ending.walk.name + "'s next() returned false after " + ending.run.at +
-                    " of " + ending.run.expected.size() + " entities");
-                ending.run.visit(ending.handle.entity(), ending.handle.slots());
+                while (ending.run.at < ending.run.expected.size())
+                {
+                    check(ending.handle.next(), ending.walk.name + "'s next() returned false after " +
+                        ending.run.at + " of " + ending.run.expected.size() + " entities");
+                    ending.run.visit(ending.handle.entity(), ending.handle.slots());
+                }
+            }
+            catch (final Thrown caught)
+            {
+                // As a loop in a try-with-resources block would.
+                ending.handle.close();
+                throw caught;
             }
             check(!ending.handle.next(), ending.walk.name + " visited more than the " +
                 ending.run.expected.size() + " entities that matched when it began");
@@ -539,12 +685,11 @@ final class DeferralHarness implements AutoCloseable
             final List<Long> expected = ending.walk.expected.get();
             log("  the new walk is over " + names(expected));
             model.cursorOpen = true;
+            cursorsInUse.add(ending.walk.owner);
             open = new OpenCursor(ending.walk, restarted, new WalkRun(ending.walk, expected, 0, -1));
             advanceOpenCursor(choices.pick(expected.size() + 1));
             return;
         }
-        open = null;
-        cursorsInUse.remove(ending.walk.owner);
         model.settle();
     }
 
@@ -909,6 +1054,7 @@ final class DeferralHarness implements AutoCloseable
 
     private void refusedNaming(final String what, final Runnable call)
     {
+        count("refused: " + what);
         final String held = world.heldBy();
         final IllegalStateException refused = expectRefused(IllegalStateException.class, what, call);
         if (held == null || !refused.getMessage().contains(held))
@@ -990,7 +1136,10 @@ final class DeferralHarness implements AutoCloseable
             }
             else if (roll < 718)
             {
-                clearWorld();
+                if (!(entityWalks > 0 && AVOID.contains("born-in-forEachEntity")))
+                {
+                    clearWorld();
+                }
             }
             else if (roll < 770)
             {
@@ -1021,7 +1170,7 @@ final class DeferralHarness implements AutoCloseable
         for (final Walk walk : walks)
         {
             if ((walk.cursor == null || !cursorsInUse.contains(walk.owner)) &&
-                !(walk.name.equals(FOR_EACH_ENTITY) && entityWalks > 0 && AVOID.contains("nested-forEachEntity")))
+                !(walk.name.equals(FOR_EACH_ENTITY) && entityWalks > 0 && AVOID.contains("born-in-forEachEntity")))
             {
                 allowed.add(walk);
             }
@@ -1045,6 +1194,7 @@ final class DeferralHarness implements AutoCloseable
             }
             model.event(new Event(id, entity, index));
             inner.incrementAndGet();
+            count("listener called: " + DeferralModel.LISTENERS.get(id));
             model.depth++;
             try
             {
@@ -1066,6 +1216,14 @@ final class DeferralHarness implements AutoCloseable
             fail(thrown);
             throw thrown;
         }
+        if (choices.oneIn(60) && !(clearingWorld && AVOID.contains("throw-in-world-clear")))
+        {
+            final Thrown threw = new Thrown("by " + DeferralModel.LISTENERS.get(id) + " of " + name(entity));
+            log("  the listener throws " + threw.getMessage());
+            count("thrown by a listener");
+            thrown.add(threw);
+            throw threw;
+        }
     }
 
     // ---------------------------------------------------------------------------------------------------------------
@@ -1081,6 +1239,7 @@ final class DeferralHarness implements AutoCloseable
         final int leaveAfter;
         int at;
         boolean left;
+        Thrown threw;
 
         WalkRun(final Walk walk, final List<Long> expected, final int level, final int leaveAfter)
         {
@@ -1121,6 +1280,14 @@ final class DeferralHarness implements AutoCloseable
                 fail(thrown);
                 throw thrown;
             }
+            if (choices.oneIn(100))
+            {
+                threw = new Thrown("by the action of " + walk.name + " at " + name(entity));
+                log("  the action throws " + threw.getMessage());
+                count("thrown by an action");
+                thrown.add(threw);
+                throw threw;
+            }
             if (at == leaveAfter)
             {
                 left = true;
@@ -1149,27 +1316,44 @@ final class DeferralHarness implements AutoCloseable
         log(indent(level) + "walk " + walk.name + " over " + names(expected) +
             (leaveAfter > 0 ? ", leaving the loop after visit " + leaveAfter : ""));
         final WalkRun run = new WalkRun(walk, expected, level, leaveAfter);
-        if (walk.cursor != null)
+        count("walk: " + walk.name + (level > 0 ? ", nested" : ""));
+        try
         {
-            cursorsInUse.add(walk.owner);
-            try (CursorHandle cursor = walk.cursor.get())
+            if (walk.cursor != null)
             {
-                while (cursor.next())
+                cursorsInUse.add(walk.owner);
+                try (CursorHandle cursor = walk.cursor.get())
                 {
-                    if (!run.visit(cursor.entity(), cursor.slots()))
+                    while (cursor.next())
                     {
-                        break;
+                        if (!run.visit(cursor.entity(), cursor.slots()))
+                        {
+                            break;
+                        }
                     }
                 }
+                finally
+                {
+                    cursorsInUse.remove(walk.owner);
+                }
             }
-            finally
+            else
             {
-                cursorsInUse.remove(walk.owner);
+                walk.forEach.accept(run);
             }
         }
-        else
+        catch (final Thrown caught)
         {
-            walk.forEach.accept(run);
+            if (caught != run.threw || level == 0)
+            {
+                throw caught;
+            }
+            // A nested walk's action threw: its caller, the enclosing action, is told and goes on.
+            check(caught.getSuppressed().length == 0, "a nested walk's end ran listeners: " +
+                Arrays.toString(caught.getSuppressed()));
+            thrown.remove(caught);
+            log(indent(level) + "the nested walk threw " + caught.getMessage() + ", as expected");
+            return;
         }
         rethrowFailure();
         if (!run.left && run.at != expected.size())
@@ -1249,6 +1433,7 @@ final class DeferralHarness implements AutoCloseable
 
     private void runParallel(final Walk walk)
     {
+        count("walk: " + walk.name);
         final List<Long> expected = walk.expected.get();
         final int chunkSize = 1 + choices.pick(6);
         final ParallelRun run = new ParallelRun(walk, expected, choices.salt());

@@ -509,6 +509,10 @@ final class DeferralModel
     /** What the chunks of a parallel walk recorded, by the position of their entity in the walk, not yet joined. */
     private List<List<Change>> parallelChanges;
     private List<List<Runnable>> parallelWrites;
+    /** How many changes of each kind were recorded, and how many settlements took how many rounds (7: or more). */
+    final long[] recordedKinds = new long[Kind.values().length];
+    final long[] roundsPerSettlement = new long[8];
+    private int rounds;
     /** Where the model says what it did, for the trace. */
     private final java.util.function.Consumer<String> log;
 
@@ -672,6 +676,7 @@ final class DeferralModel
             throw new IllegalStateException("the harness recorded " + change + " where changes are made at once");
         }
         recording.add(change);
+        recordedKinds[change.kind.ordinal()]++;
         log.accept("  recorded: " + change);
     }
 
@@ -774,6 +779,8 @@ final class DeferralModel
         {
             throw new Disagreement("the engine did not call " + missed.event + " (it returned before)");
         }
+        roundsPerSettlement[Math.min(rounds, 7)]++;
+        rounds = 0;
     }
 
     /** Whether nothing waits to be applied. */
@@ -824,6 +831,7 @@ final class DeferralModel
             final ArrayDeque<Change> next = recording;
             recording = round;
             round = next;
+            rounds++;
         }
     }
 

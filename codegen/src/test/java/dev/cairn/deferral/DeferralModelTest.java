@@ -51,17 +51,23 @@ final class DeferralModelTest
         final long last = only != null ? only : SEEDS;
         final long started = System.nanoTime();
         long operations = 0;
+        final java.util.Map<String, Long> stats = new java.util.TreeMap<>();
         for (long seed = first; seed <= last; seed++)
         {
             final long[] steps = operationSeeds(seed, OPERATIONS);
             final Counted counted = new Counted();
             final Failure failure = run(seed, steps, counted);
             operations += counted.operations;
+            counted.stats.forEach((what, count) -> stats.merge(what, count, Long::sum));
             if (failure != null)
             {
                 final long[] shrunk = shrink(seed, steps, failure);
                 throw report(seed, steps, failure, shrunk, run(seed, shrunk));
             }
+        }
+        if (Boolean.getBoolean("cairn.deferral.stats"))
+        {
+            stats.forEach((what, count) -> System.out.printf("%10d  %s%n", count, what));
         }
         System.out.printf("DeferralModelTest: %d seeds, %d operations (top-level and in walks and listeners), " +
             "%.1f s%n", last - first + 1, operations, (System.nanoTime() - started) / 1e9);
@@ -82,6 +88,7 @@ final class DeferralModelTest
     private static final class Counted
     {
         long operations;
+        final java.util.Map<String, Long> stats = new java.util.TreeMap<>();
     }
 
     static Failure run(final long setup, final long[] operations)
@@ -118,6 +125,7 @@ final class DeferralModelTest
         finally
         {
             counted.operations = harness.operations();
+            harness.stats().forEach((what, count) -> counted.stats.merge(what, count, Long::sum));
             try
             {
                 harness.close();
