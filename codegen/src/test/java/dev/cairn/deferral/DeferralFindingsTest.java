@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -34,6 +35,30 @@ final class DeferralFindingsTest
                 world.forEachEntity(inner::add);
             });
             assertEquals(List.of(first, second[0]), inner, "the inner walk began after the second entity was created");
+        }
+    }
+
+    /**
+     * In a walk, {@code erase} is "checked now as the direct call is": an erase of a component the entity lacks throws
+     * {@link IllegalArgumentException}. A call that throws changes nothing, so it records no removal either: an add
+     * of that component recorded before it in the walk stands.
+     */
+    @Test
+    void anEraseRefusedInAWalkRecordsNoRemoval()
+    {
+        try (World world = new World())
+        {
+            final DeferralFixtures_PosStorage positions = world.storage(DeferralFixtures_PosStorage.TYPE);
+            final DeferralFixtures_MarkStorage marks = world.storage(DeferralFixtures_MarkStorage.TYPE);
+            final long walked = world.create();
+            positions.emplace(walked, 1, 2);
+            final long marked = world.create();
+            new DeferralFixtures_PosOnlyView(world).forEach((entity, position) ->
+            {
+                marks.emplace(marked, 5);
+                assertThrows(IllegalArgumentException.class, () -> marks.erase(marked));
+            });
+            assertTrue(marks.contains(marked), "the refused erase undid the add recorded before it");
         }
     }
 

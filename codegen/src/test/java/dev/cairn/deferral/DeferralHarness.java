@@ -63,11 +63,11 @@ import java.util.function.Supplier;
 final class DeferralHarness implements AutoCloseable
 {
     /** The most entities alive that top-level creates aim for; actions and listeners may create a few more. */
-    static final int MAX_ALIVE = 40;
+    static final int MAX_ALIVE = Integer.getInteger("cairn.deferral.alive", 40);
     /** Lines of trace kept for a failure's message. */
     static final int TRACE_LINES = Integer.getInteger("cairn.deferral.trace", 120);
     /** Changes listeners may make per top-level operation, so that the rounds settle. */
-    private static final int LISTENER_BUDGET = 8;
+    private static final int LISTENER_BUDGET = Integer.getInteger("cairn.deferral.budget", 8);
     private static final long GOLDEN = 0x9E37_79B9_7F4A_7C15L;
     private static final String FOR_EACH_ENTITY = "World.forEachEntity";
     /** A small pool for parallel walks, shared by every harness (its threads are daemons). */
@@ -77,7 +77,8 @@ final class DeferralHarness implements AutoCloseable
      * others. Empty by default: the test asserts the contract everywhere. {@code born-in-forEachEntity}: no
      * {@code World.forEachEntity} and no {@code World.clear()} inside a {@code World.forEachEntity};
      * {@code create-in-world-clear}: no listener creates an entity during a {@code World.clear()} made at once;
-     * {@code throw-in-world-clear}: no listener throws during one.
+     * {@code throw-in-world-clear}: no listener throws during one; {@code refused-erase-in-walk}: no erase of a
+     * component the entity lacks where changes are recorded.
      */
     private static final Set<String> AVOID = Set.of(System.getProperty("cairn.deferral.avoid", "").split(","));
 
@@ -300,7 +301,7 @@ final class DeferralHarness implements AutoCloseable
     {
         final int roll = choices.pick(1000);
         count("operations" + (open != null ? " with a cursor left open" : ""));
-        if (open != null && roll < 80)
+        if (open != null && roll < 150)
         {
             endOpenCursor();
         }
@@ -358,7 +359,7 @@ final class DeferralHarness implements AutoCloseable
         {
             invalid(Entity.NULL);
         }
-        else if (roll < 595 && open == null)
+        else if (roll < 585 && open == null)
         {
             openCursor();
         }
@@ -582,29 +583,48 @@ final class DeferralHarness implements AutoCloseable
         log("connect " + listener);
     }
 
-    /** Mark's compact or Hp's sort: made at once outside walks, refused while a cursor's walk is open. */
+    /**
+     * A reorder: Mark's compact, Hp's sort by value, Hp's sortAs(Mark), Movement's sort by x. Made at once outside
+     * walks, refused while a cursor's walk is left open.
+     */
     private void reorder()
     {
-        final boolean compact = choices.oneIn(2);
-        final Runnable call = compact ? mark::compact : () -> hp.sort((left, right) ->
+        final int which = choices.pick(movement != null ? 4 : 3);
+        final String what = switch (which)
         {
-            final int byValue = Integer.compare(hp.valueAt(left), hp.valueAt(right));
-            return byValue != 0 ? byValue : Long.compare(hp.entityAt(left), hp.entityAt(right));
-        });
+            case 0 -> "Mark.compact()";
+            case 1 -> "Hp.sort by value";
+            case 2 -> "Hp.sortAs(Mark)";
+            default -> "Movement.sort by x";
+        };
+        final Runnable call = switch (which)
+        {
+            case 0 -> mark::compact;
+            case 1 -> () -> hp.sort((left, right) ->
+            {
+                final int byValue = Integer.compare(hp.valueAt(left), hp.valueAt(right));
+                return byValue != 0 ? byValue : Long.compare(hp.entityAt(left), hp.entityAt(right));
+            });
+            case 2 -> () -> hp.sortAs(mark);
+            default -> () -> movement.sort((left, right) ->
+            {
+                final int byX = Float.compare(pos.xAt(left), pos.xAt(right));
+                return byX != 0 ? byX : Long.compare(pos.entityAt(left), pos.entityAt(right));
+            });
+        };
         if (model.deferring())
         {
-            refusedNaming(compact ? "Mark.compact()" : "Hp.sort", call);
+            refusedNaming(what, call);
             return;
         }
-        log(compact ? "Mark.compact()" : "Hp.sort by value");
+        log(what);
         call.run();
-        if (compact)
+        switch (which)
         {
-            model.compactMark();
-        }
-        else
-        {
-            model.sortHp();
+            case 0 -> model.compactMark();
+            case 1 -> model.sortHp();
+            case 2 -> model.sortHpAsMark();
+            default -> model.sortMovement();
         }
     }
 
@@ -810,28 +830,43 @@ final class DeferralHarness implements AutoCloseable
         storage.patch(entity, (R)value);
     }
 
+    /**
+     * A remove by {@code World.remove}, the storage's {@code remove} or its {@code erase}. In a walk a remove is
+     * recorded even if the entity lacks the component now (it undoes an add recorded before it); an erase of a
+     * component the entity lacks is refused at once, as outside walks, and records nothing.
+     */
     private void remove(final Comp comp, final long entity)
     {
-        final int api = choices.pick(3);
+        final int picked = choices.pick(3);
+        final int api = picked == 2 && model.deferring() && !model.has(comp, entity) &&
+            AVOID.contains("refused-erase-in-walk") ? 1 : picked;
         final Class<? extends Record> type = recordClass(comp);
-        final String what = "remove " + comp.title() + " from " + name(entity);
+        final String what = (api == 2 ? "erase " : "remove ") + comp.title() + " from " + name(entity);
+        final Change change = Change.remove(comp, entity);
         if (!model.alive(entity))
         {
             if (api == 0)
             {
                 expectRefused(IllegalArgumentException.class, what, () -> world.remove(entity, type));
             }
+            else if (api == 2)
+            {
+                expectRefused(IllegalArgumentException.class, what, () -> storage(comp).erase(entity));
+            }
             else
             {
                 check(!storage(comp).remove(entity), what + " answered true for an entity that is not alive");
+                if (model.deferring())
+                {
+                    model.record(change);
+                }
             }
             return;
         }
         final boolean had = model.has(comp, entity);
         if (api == 2 && !had)
         {
-            expectRefused(IllegalArgumentException.class, "erase " + comp.title() + " of " + name(entity) +
-                ", which has none", () -> storage(comp).erase(entity));
+            expectRefused(IllegalArgumentException.class, what + ", which has none", () -> storage(comp).erase(entity));
             return;
         }
         final Supplier<Boolean> call = () ->
@@ -847,16 +882,12 @@ final class DeferralHarness implements AutoCloseable
                     return true;
             }
         };
-        final Change change = Change.remove(comp, entity);
         if (model.deferring())
         {
             check(call.get() == had, what + " answered " + !had + " where the entity " + (had ? "has" : "lacks") +
-                " one");
-            if (had)
-            {
-                model.record(change);
-                check(storage(comp).contains(entity), what + " was made at once where it waits for the walk");
-            }
+                " one now");
+            model.record(change);
+            check(storage(comp).contains(entity) == had, what + " was made at once where it waits for the walk");
             return;
         }
         log(what);
@@ -1511,10 +1542,7 @@ final class DeferralHarness implements AutoCloseable
                 check((mine.oneIn(2) ? storage(comp).remove(target) : world.remove(target, recordClass(comp))) == had,
                     "remove of " + comp.title() + " from " + name(target) + " in " + run.walk.name +
                     " answered " + !had);
-                if (had)
-                {
-                    lane.add(Change.remove(comp, target));
-                }
+                lane.add(Change.remove(comp, target));
             }
             else if (roll < 75)
             {

@@ -1112,6 +1112,40 @@ final class DeferralModel
         storage(Comp.HP).reorder(order);
     }
 
+    /**
+     * Hp's sortAs(Mark), as EnTT's sort_as: each member of Mark, front to back, that Hp holds is swapped to Hp's next
+     * place from the front, until one place is left.
+     */
+    void sortHpAsMark()
+    {
+        final Packed hp = storage(Comp.HP);
+        final Packed mark = storage(Comp.MARK);
+        int target = 0;
+        for (int i = 0; i < mark.extent && target < hp.extent - 1; i++)
+        {
+            final long entity = mark.packed.get(i);
+            final int at = entity == Packed.HOLE ? -1 : hp.indexOf(entity);
+            if (at >= 0)
+            {
+                hp.swap(at, target++);
+            }
+        }
+    }
+
+    /** Movement's sort by x, then by handle: both owned storages' fronts permuted together. */
+    void sortMovement()
+    {
+        final List<Long> order = movementOrder();
+        order.sort(Comparator.comparingDouble((Long entity) -> ((Pos)value(Comp.POS, entity)).x())
+            .thenComparingLong(entity -> entity));
+        for (int i = 0; i < order.size(); i++)
+        {
+            final long entity = order.get(i);
+            storage(Comp.POS).swap(storage(Comp.POS).indexOf(entity), i);
+            storage(Comp.VEL).swap(storage(Comp.VEL).indexOf(entity), i);
+        }
+    }
+
     /** A component record of a kind, from a few numbers. */
     static Record component(final Comp comp, final int seed)
     {
