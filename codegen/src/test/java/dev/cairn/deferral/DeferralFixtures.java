@@ -77,6 +77,12 @@ public final class DeferralFixtures
     {
     }
 
+    /** Full-owning, nested in {@link Movement}: its entities are at the front of Movement's range. */
+    @Group(owns = {Pos.class, Vel.class, Hp.class})
+    public interface Racing
+    {
+    }
+
     /** Non-owning: a set of its own. */
     @Group(with = {Hp.class, Mark.class}, without = Tag.class)
     public interface Living

@@ -13,6 +13,7 @@ import dev.cairn.deferral.DeferralModel.Event;
 import dev.cairn.deferral.DeferralModel.Listener;
 import dev.cairn.deferral.DeferralModel.Packed;
 import dev.cairn.deferral.DeferralModel.Signal;
+import dev.cairn.set.IndexComparator;
 import dev.cairn.signal.Connection;
 import dev.cairn.storage.ComponentStorage;
 import dev.cairn.view.RuntimeView;
@@ -160,6 +161,7 @@ final class DeferralHarness implements AutoCloseable
     private final DeferralFixtures_TaggedView tagged;
     private final RuntimeView runtime;
     private final DeferralFixtures_MovementGroup movement;
+    private final DeferralFixtures_RacingGroup racing;
     private final DeferralFixtures_LivingGroup living;
     private final DeferralFixtures_HealedObserver healed;
     private final List<Walk> walks = new ArrayList<>();
@@ -209,9 +211,10 @@ final class DeferralHarness implements AutoCloseable
     {
         this.choices = setup;
         final boolean groups = !setup.oneIn(4);
+        final boolean nested = setup.oneIn(2);
         final boolean observer = !setup.oneIn(4);
         world = new World(4096);
-        model = new DeferralModel(groups, observer, this::log);
+        model = new DeferralModel(groups, nested, observer, this::log);
         pos = world.storage(DeferralFixtures_PosStorage.TYPE);
         vel = world.storage(DeferralFixtures_VelStorage.TYPE);
         hp = world.storage(DeferralFixtures_HpStorage.TYPE);
@@ -223,6 +226,7 @@ final class DeferralHarness implements AutoCloseable
         tagged = new DeferralFixtures_TaggedView(world);
         runtime = world.view(Hp.class, Pos.class).without(Mark.class);
         movement = groups ? new DeferralFixtures_MovementGroup(world) : null;
+        racing = model.nested ? new DeferralFixtures_RacingGroup(world) : null;
         living = groups ? new DeferralFixtures_LivingGroup(world) : null;
         healed = observer ? new DeferralFixtures_HealedObserver(world) : null;
         final List<ComponentStorage<?>> storages = world.storages();
@@ -230,7 +234,8 @@ final class DeferralHarness implements AutoCloseable
         {
             check(storages.get(comp.ordinal()) == storage(comp), "the storages were created in another order");
         }
-        log("world" + (groups ? " with the groups" : "") + (observer ? " with the observer" : ""));
+        log("world" + (groups ? " with the groups" : "") + (model.nested ? " and the nested group" : "") +
+            (observer ? " with the observer" : ""));
         for (final Listener listener : DeferralModel.LISTENERS)
         {
             if (setup.oneIn(2))
@@ -584,18 +589,25 @@ final class DeferralHarness implements AutoCloseable
     }
 
     /**
-     * A reorder: Mark's compact, Hp's sort by value, Hp's sortAs(Mark), Movement's sort by x. Made at once outside
-     * walks, refused while a cursor's walk is left open.
+     * A reorder: Mark's compact, Hp's sort by value, Hp's sortAs(Mark), the innermost owning group's sort by x. Made at
+     * once outside walks, refused while a cursor's walk is left open; where Racing owns Hp, Hp's own order is the
+     * group's and sorting it is refused, as is sorting Movement, in which Racing nests.
      */
     private void reorder()
     {
-        final int which = choices.pick(movement != null ? 4 : 3);
+        final int which = choices.pick(movement != null ? 5 : 3);
         final String what = switch (which)
         {
             case 0 -> "Mark.compact()";
             case 1 -> "Hp.sort by value";
             case 2 -> "Hp.sortAs(Mark)";
-            default -> "Movement.sort by x";
+            case 3 -> "Movement.sort by x";
+            default -> "Racing.sort by x";
+        };
+        final IndexComparator byX = (left, right) ->
+        {
+            final int compared = Float.compare(pos.xAt(left), pos.xAt(right));
+            return compared != 0 ? compared : Long.compare(pos.entityAt(left), pos.entityAt(right));
         };
         final Runnable call = switch (which)
         {
@@ -606,15 +618,28 @@ final class DeferralHarness implements AutoCloseable
                 return byValue != 0 ? byValue : Long.compare(hp.entityAt(left), hp.entityAt(right));
             });
             case 2 -> () -> hp.sortAs(mark);
-            default -> () -> movement.sort((left, right) ->
+            case 3 -> () -> movement.sort(byX);
+            default -> () ->
             {
-                final int byX = Float.compare(pos.xAt(left), pos.xAt(right));
-                return byX != 0 ? byX : Long.compare(pos.entityAt(left), pos.entityAt(right));
-            });
+                if (racing != null)
+                {
+                    racing.sort(byX);
+                }
+            };
         };
+        if (racing != null && which == 3)
+        {
+            expectRefused(IllegalStateException.class, what + " (Racing nests in it)", call);
+            return;
+        }
         if (model.deferring())
         {
             refusedNaming(what, call);
+            return;
+        }
+        if (racing != null && (which == 1 || which == 2))
+        {
+            expectRefused(IllegalStateException.class, what + " (Racing owns Hp and nests in Movement)", call);
             return;
         }
         log(what);
@@ -624,7 +649,14 @@ final class DeferralHarness implements AutoCloseable
             case 0 -> model.compactMark();
             case 1 -> model.sortHp();
             case 2 -> model.sortHpAsMark();
-            default -> model.sortMovement();
+            case 3 -> model.sortGroup(model.owning("Movement"));
+            default ->
+            {
+                if (racing != null)
+                {
+                    model.sortGroup(model.owning("Racing"));
+                }
+            }
         }
     }
 
@@ -1066,7 +1098,11 @@ final class DeferralHarness implements AutoCloseable
             }
             case 11 ->
             {
-                if (movement != null)
+                if (racing != null)
+                {
+                    refusedNaming("Racing.sort", () -> racing.sort(pos.comparingX()));
+                }
+                else if (movement != null)
                 {
                     refusedNaming("Movement.sort", () -> movement.sort(pos.comparingX()));
                 }
@@ -1734,26 +1770,26 @@ final class DeferralHarness implements AutoCloseable
 
         if (movement != null)
         {
-            walk("Movement.forEach", model::movementOrder,
+            final Supplier<List<Long>> movementOrder = () -> model.groupOrder(model.owning("Movement"));
+            walk("Movement.forEach", movementOrder,
                 v -> movement.forEach((entity, p, d) -> v.visit(entity, slot(p), slot(d))));
-            cursorWalk("Movement.cursor", model::movementOrder, movement, () ->
+            cursorWalk("Movement.cursor", movementOrder, movement, () ->
             {
                 final DeferralFixtures_MovementGroup.Cursor c = movement.cursor();
                 return cursor(c::next, c::entity, c::close, () -> new Slot[] {slot(c.pos()), slot(c.vel())});
             });
-            walk("Movement.forEachIndex", model::movementOrder, v -> movement.forEachIndex(
+            walk("Movement.forEachIndex", movementOrder, v -> movement.forEachIndex(
                 i -> v.visit(pos.entityAt(i), atIndex(Comp.POS, i), atIndex(Comp.VEL, i))));
-            walk("Movement.forEachBlock", model::movementOrder, v -> movement.forEachBlock(b -> walkBlock(b, v)));
-            walk("Movement's RuntimeGroup.forEach", model::movementOrder, v -> movement.group().forEach(
+            walk("Movement.forEachBlock", movementOrder, v -> movement.forEachBlock(b -> walkBlock(b, v)));
+            walk("Movement's RuntimeGroup.forEach", movementOrder, v -> movement.group().forEach(
                 entity -> v.visit(entity, byEntity(Comp.POS, entity), byEntity(Comp.VEL, entity))));
-            parallel("Movement.parallelForEach", model::movementOrder, (pool, chunk, v) ->
+            parallel("Movement.parallelForEach", movementOrder, (pool, chunk, v) ->
                 movement.parallelForEach(pool, chunk, (entity, p, d) -> v.visit(entity, slot(p), slot(d))));
-            parallel("Movement.parallelForEachIndex", model::movementOrder, (pool, chunk, v) ->
+            parallel("Movement.parallelForEachIndex", movementOrder, (pool, chunk, v) ->
                 movement.parallelForEachIndex(pool, chunk,
                     i -> v.visit(pos.entityAt(i), atIndex(Comp.POS, i), atIndex(Comp.VEL, i))));
-            parallel("Movement.parallelForEachBlock", model::movementOrder, (pool, chunk, v) ->
+            parallel("Movement.parallelForEachBlock", movementOrder, (pool, chunk, v) ->
                 movement.parallelForEachBlock(pool, chunk, b -> walkBlock(b, v)));
-
             walk("Living.forEach", model::livingOrder,
                 v -> living.forEach((entity, h, m) -> v.visit(entity, slot(h), slot(m))));
             cursorWalk("Living.cursor", model::livingOrder, living, () ->
@@ -1765,6 +1801,27 @@ final class DeferralHarness implements AutoCloseable
                 entity -> v.visit(entity, byEntity(Comp.HP, entity), byEntity(Comp.MARK, entity))));
             parallel("Living.parallelForEach", model::livingOrder, (pool, chunk, v) ->
                 living.parallelForEach(pool, chunk, (entity, h, m) -> v.visit(entity, slot(h), slot(m))));
+        }
+        if (racing != null)
+        {
+            final Supplier<List<Long>> racingOrder = () -> model.groupOrder(model.owning("Racing"));
+            walk("Racing.forEach", racingOrder,
+                v -> racing.forEach((entity, p, d, h) -> v.visit(entity, slot(p), slot(d), slot(h))));
+            cursorWalk("Racing.cursor", racingOrder, racing, () ->
+            {
+                final DeferralFixtures_RacingGroup.Cursor c = racing.cursor();
+                return cursor(c::next, c::entity, c::close,
+                    () -> new Slot[] {slot(c.pos()), slot(c.vel()), slot(c.hp())});
+            });
+            walk("Racing.forEachIndex", racingOrder, v -> racing.forEachIndex(
+                i -> v.visit(pos.entityAt(i), atIndex(Comp.POS, i), atIndex(Comp.VEL, i), atIndex(Comp.HP, i))));
+            walk("Racing's RuntimeGroup.forEach", racingOrder, v -> racing.group().forEach(
+                entity -> v.visit(entity, byEntity(Comp.HP, entity))));
+            parallel("Racing.parallelForEach", racingOrder, (pool, chunk, v) ->
+                racing.parallelForEach(pool, chunk, (entity, p, d, h) -> v.visit(entity, slot(p), slot(d), slot(h))));
+            parallel("Racing.parallelForEachIndex", racingOrder, (pool, chunk, v) ->
+                racing.parallelForEachIndex(pool, chunk,
+                    i -> v.visit(pos.entityAt(i), atIndex(Comp.POS, i), atIndex(Comp.VEL, i), atIndex(Comp.HP, i))));
         }
         if (healed != null)
         {
@@ -1895,6 +1952,10 @@ final class DeferralHarness implements AutoCloseable
                 pos.yAt(index, ((Pos)value).y());
             });
         }
+        if (comp == Comp.HP)
+        {
+            return new Slot(comp, () -> new Hp(hp.valueAt(index)), value -> hp.valueAt(index, ((Hp)value).value()));
+        }
         return new Slot(comp, () -> new Vel(vel.dxAt(index), vel.dyAt(index)), value ->
         {
             vel.dxAt(index, ((Vel)value).dx());
@@ -1952,8 +2013,13 @@ final class DeferralHarness implements AutoCloseable
         }
         if (movement != null)
         {
-            check(movement.contains(entity) == model.inMovement(entity), "Movement.contains(" + name(entity) +
-                ") is " + movement.contains(entity));
+            check(movement.contains(entity) == model.inGroup(model.owning("Movement"), entity), "Movement.contains(" +
+                name(entity) + ") is " + movement.contains(entity));
+            if (racing != null)
+            {
+                check(racing.contains(entity) == model.inGroup(model.owning("Racing"), entity), "Racing.contains(" +
+                    name(entity) + ") is " + racing.contains(entity));
+            }
             check(living.contains(entity) == model.inLiving(entity), "Living.contains(" + name(entity) + ") is " +
                 living.contains(entity));
         }
@@ -1998,8 +2064,11 @@ final class DeferralHarness implements AutoCloseable
         }
         if (movement != null)
         {
-            check(movement.size() == model.movementLength, "Movement.size() is " + movement.size() + ", the model " +
-                "says " + model.movementLength);
+            for (final DeferralModel.Owning group : model.family)
+            {
+                final int size = group.name.equals("Movement") ? movement.size() : racing.size();
+                check(size == group.length, group.name + ".size() is " + size + ", the model says " + group.length);
+            }
             check(living.size() == model.living.members().size(), "Living.size() is " + living.size() + ", the " +
                 "model says " + model.living.members().size());
         }
@@ -2057,11 +2126,17 @@ final class DeferralHarness implements AutoCloseable
         }
         if (movement != null)
         {
-            final List<Long> order = model.movementOrder();
-            for (int i = 0; i < order.size(); i++)
+            for (final DeferralModel.Owning group : model.family)
             {
-                check(movement.group().entityAt(i) == order.get(i), "Movement holds " +
-                    name(movement.group().entityAt(i)) + " at " + i + ", the model " + names(order));
+                final dev.cairn.group.RuntimeGroup runtimeGroup =
+                    group.name.equals("Movement") ? movement.group() : racing.group();
+                final List<Long> order = model.groupOrder(group);
+                check(runtimeGroup.extent() == order.size(), group.name + "'s extent is " + runtimeGroup.extent());
+                for (int i = 0; i < order.size(); i++)
+                {
+                    check(runtimeGroup.entityAt(i) == order.get(i), group.name + " holds " +
+                        name(runtimeGroup.entityAt(i)) + " at " + i + ", the model " + names(order));
+                }
             }
             final List<Long> livingOrder = model.livingOrder();
             check(living.group().extent() == livingOrder.size(), "Living's extent is " + living.group().extent());

@@ -482,13 +482,31 @@ final class DeferralModel
         }
     }
 
+    /** An owning group: its entities sit at [0, length) of every storage it owns, in the same order. */
+    static final class Owning
+    {
+        final String name;
+        final List<Comp> owns;
+        int length;
+
+        Owning(final String name, final List<Comp> owns)
+        {
+            this.name = name;
+            this.owns = owns;
+        }
+    }
+
     final boolean groups;
+    final boolean nested;
     final boolean observer;
     final Pool pool = new Pool();
     private final Packed[] storages = new Packed[Comp.values().length];
     private final List<Map<Long, Record>> values = new ArrayList<>();
-    /** Movement owns Pos and Vel: its entities are the first {@code movementLength} of both. */
-    int movementLength;
+    /**
+     * The owning groups, outermost first: Movement (Pos, Vel), and Racing (Pos, Vel, Hp) nested in it when built. Each
+     * keeps its entities at the front of its owned storages, an inner group's at the front of the outer's range.
+     */
+    final List<Owning> family = new ArrayList<>();
     /** Living's own set (swap-and-pop). */
     final Packed living = new Packed(DeletionPolicy.SWAP_AND_POP);
     /** Healed's own set (swap-and-pop). */
@@ -516,11 +534,22 @@ final class DeferralModel
     /** Where the model says what it did, for the trace. */
     private final java.util.function.Consumer<String> log;
 
-    DeferralModel(final boolean groups, final boolean observer, final java.util.function.Consumer<String> log)
+    DeferralModel(
+        final boolean groups, final boolean nested, final boolean observer,
+        final java.util.function.Consumer<String> log)
     {
         this.groups = groups;
+        this.nested = groups && nested;
         this.observer = observer;
         this.log = log;
+        if (groups)
+        {
+            family.add(new Owning("Movement", List.of(Comp.POS, Comp.VEL)));
+        }
+        if (this.nested)
+        {
+            family.add(new Owning("Racing", List.of(Comp.POS, Comp.VEL, Comp.HP)));
+        }
         for (final Comp comp : Comp.values())
         {
             storages[comp.ordinal()] = new Packed(comp.policy);
@@ -586,10 +615,22 @@ final class DeferralModel
         return listening(Signal.UPDATED, comp) || comp == Comp.HP && observer;
     }
 
-    boolean inMovement(final long entity)
+    Owning owning(final String name)
     {
-        final int at = storage(Comp.POS).indexOf(entity);
-        return groups && at >= 0 && at < movementLength;
+        for (final Owning group : family)
+        {
+            if (group.name.equals(name))
+            {
+                return group;
+            }
+        }
+        return null;
+    }
+
+    boolean inGroup(final Owning group, final long entity)
+    {
+        final int at = storage(group.owns.get(0)).indexOf(entity);
+        return at >= 0 && at < group.length;
     }
 
     boolean inLiving(final long entity)
@@ -643,9 +684,10 @@ final class DeferralModel
         return true;
     }
 
-    List<Long> movementOrder()
+    /** An owning group's entities, front to back: the order its walks go in. */
+    List<Long> groupOrder(final Owning group)
     {
-        return new ArrayList<>(storage(Comp.POS).packed.subList(0, groups ? movementLength : 0));
+        return new ArrayList<>(storage(Comp.POS).packed.subList(0, group.length));
     }
 
     List<Long> livingOrder()
@@ -1023,15 +1065,27 @@ final class DeferralModel
 
     private void followAdded(final Comp comp, final long entity)
     {
+        // The owning groups' hooks run outermost first (they are ordered by how many components their rules name).
+        for (final Owning group : family)
+        {
+            if (group.owns.contains(comp) && !inGroup(group, entity) && ownsAll(group, entity))
+            {
+                // The group and every group it nests in take the entity, outermost first.
+                for (final Owning each : family)
+                {
+                    if (!inGroup(each, entity))
+                    {
+                        moveIn(each, entity);
+                    }
+                    if (each == group)
+                    {
+                        break;
+                    }
+                }
+            }
+        }
         if (groups)
         {
-            if ((comp == Comp.POS || comp == Comp.VEL) && !inMovement(entity) && has(Comp.POS, entity) &&
-                has(Comp.VEL, entity))
-            {
-                final int at = movementLength++;
-                storage(Comp.POS).swap(storage(Comp.POS).indexOf(entity), at);
-                storage(Comp.VEL).swap(storage(Comp.VEL).indexOf(entity), at);
-            }
             if ((comp == Comp.HP || comp == Comp.MARK) && !living.contains(entity) && livingMatches(entity, false))
             {
                 living.insert(entity);
@@ -1056,15 +1110,29 @@ final class DeferralModel
 
     private void followRemoving(final Comp comp, final long entity)
     {
+        // Removing hooks run in the reverse order: innermost group first.
+        for (int g = family.size() - 1; g >= 0; g--)
+        {
+            final Owning group = family.get(g);
+            if (group.owns.contains(comp) && inGroup(group, entity))
+            {
+                // The group and every group nested in it let the entity go, innermost first.
+                for (int k = family.size() - 1; k >= 0; k--)
+                {
+                    final Owning each = family.get(k);
+                    if (inGroup(each, entity))
+                    {
+                        moveOut(each, storage(each.owns.get(0)).indexOf(entity));
+                    }
+                    if (each == group)
+                    {
+                        break;
+                    }
+                }
+            }
+        }
         if (groups)
         {
-            if ((comp == Comp.POS || comp == Comp.VEL) && inMovement(entity))
-            {
-                final int at = --movementLength;
-                final int from = storage(Comp.POS).indexOf(entity);
-                storage(Comp.POS).swap(from, at);
-                storage(Comp.VEL).swap(from, at);
-            }
             if ((comp == Comp.HP || comp == Comp.MARK) && living.contains(entity))
             {
                 living.erase(entity);
@@ -1077,6 +1145,38 @@ final class DeferralModel
         if (observer && (comp == Comp.HP || comp == Comp.POS) && healed.contains(entity))
         {
             healed.erase(entity);
+        }
+    }
+
+    private boolean ownsAll(final Owning group, final long entity)
+    {
+        for (final Comp comp : group.owns)
+        {
+            if (!has(comp, entity))
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Swaps an entity into a group's range, at its end, in every storage the group owns. */
+    private void moveIn(final Owning group, final long entity)
+    {
+        final int at = group.length++;
+        for (final Comp comp : group.owns)
+        {
+            storage(comp).swap(storage(comp).indexOf(entity), at);
+        }
+    }
+
+    /** Swaps the entity at {@code from} of a group's range out of it, with the range's last. */
+    private void moveOut(final Owning group, final int from)
+    {
+        final int at = --group.length;
+        for (final Comp comp : group.owns)
+        {
+            storage(comp).swap(from, at);
         }
     }
 
@@ -1132,17 +1232,19 @@ final class DeferralModel
         }
     }
 
-    /** Movement's sort by x, then by handle: both owned storages' fronts permuted together. */
-    void sortMovement()
+    /** An owning group's sort by x, then by handle: the fronts of its owned storages permuted together. */
+    void sortGroup(final Owning group)
     {
-        final List<Long> order = movementOrder();
+        final List<Long> order = groupOrder(group);
         order.sort(Comparator.comparingDouble((Long entity) -> ((Pos)value(Comp.POS, entity)).x())
             .thenComparingLong(entity -> entity));
         for (int i = 0; i < order.size(); i++)
         {
             final long entity = order.get(i);
-            storage(Comp.POS).swap(storage(Comp.POS).indexOf(entity), i);
-            storage(Comp.VEL).swap(storage(Comp.VEL).indexOf(entity), i);
+            for (final Comp comp : group.owns)
+            {
+                storage(comp).swap(storage(comp).indexOf(entity), i);
+            }
         }
     }
 
