@@ -77,8 +77,8 @@ final class DeferralHarness implements AutoCloseable
      * Patterns not to generate, named in {@code -Dcairn.deferral.avoid=a,b}: to look past a known disagreement for
      * others. Empty by default: the test asserts the contract everywhere. {@code born-in-forEachEntity}: no
      * {@code World.forEachEntity} and no {@code World.clear()} inside a {@code World.forEachEntity};
-     * {@code create-in-world-clear}: no listener creates an entity during a {@code World.clear()} made at once;
-     * {@code throw-in-world-clear}: no listener throws during one; {@code refused-erase-in-walk}: no erase of a
+     * {@code create-in-world-clear}: no listener creates an entity while a {@code World.clear()} is applied;
+     * {@code throw-in-world-clear}: no listener throws then; {@code refused-erase-in-walk}: no erase of a
      * component the entity lacks where changes are recorded.
      */
     private static final Set<String> AVOID = Set.of(System.getProperty("cairn.deferral.avoid", "").split(","));
@@ -180,8 +180,6 @@ final class DeferralHarness implements AutoCloseable
     private OpenCursor open;
     /** World.forEachEntity walks under way. */
     private int entityWalks;
-    /** Whether a World.clear() made at once is under way. */
-    private boolean clearingWorld;
     /** What the harness threw during this top-level operation and must reach its caller. */
     private final List<Thrown> thrown = new ArrayList<>();
     /** What happened how often, for {@code -Dcairn.deferral.stats=true}. */
@@ -1013,15 +1011,7 @@ final class DeferralHarness implements AutoCloseable
         }
         log("clear the world");
         model.direct(new Change(DeferralModel.Kind.CLEAR_WORLD, null, Entity.NULL, null));
-        clearingWorld = true;
-        try
-        {
-            world.clear();
-        }
-        finally
-        {
-            clearingWorld = false;
-        }
+        world.clear();
         model.settle();
     }
 
@@ -1183,7 +1173,7 @@ final class DeferralHarness implements AutoCloseable
             else if (roll < 690)
             {
                 if (model.pool.aliveList.size() < MAX_ALIVE + 16 &&
-                    !(clearingWorld && AVOID.contains("create-in-world-clear")))
+                    !(model.clearingWorld && AVOID.contains("create-in-world-clear")))
                 {
                     final long entity = create();
                     if (choices.oneIn(2))
@@ -1283,7 +1273,7 @@ final class DeferralHarness implements AutoCloseable
             fail(thrown);
             throw thrown;
         }
-        if (choices.oneIn(60) && !(clearingWorld && AVOID.contains("throw-in-world-clear")))
+        if (choices.oneIn(60) && !(model.clearingWorld && AVOID.contains("throw-in-world-clear")))
         {
             final Thrown threw = new Thrown("by " + DeferralModel.LISTENERS.get(id) + " of " + name(entity));
             log("  the listener throws " + threw.getMessage());

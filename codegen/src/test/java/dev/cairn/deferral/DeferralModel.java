@@ -50,8 +50,9 @@ import java.util.function.Supplier;
  *     <li>destroy: the destroying listeners with the entity whole, then a remove from each storage in the order the
  *     storages were created, then the handle is released;</li>
  *     <li>clear of a storage: a remove of each member from the back of the packed array to the front;</li>
- *     <li>clear of the world made at once: a destroy of every entity alive at the call, highest index first (inside a
- *     walk it is recorded as such destroys, in that order);</li>
+ *     <li>clear of the world: a destroy of every entity alive at the call, highest index first; made at once, or applied
+ *     when every entity alive was alive at the call, it also empties the storages (of tombstones and released entries);
+ *     entities created meanwhile stay;</li>
  *     <li>the created listeners of an entity created during a walk: told when the change is applied, if still
  *     alive.</li>
  * </ul>
@@ -129,8 +130,13 @@ final class DeferralModel
      * A structural change: recorded during walks and listeners, or made at once. {@code value} is the component of an
      * add; {@code comp} the storage of an add, remove, update or storage clear.
      */
-    record Change(Kind kind, Comp comp, long entity, Record value)
+    record Change(Kind kind, Comp comp, long entity, Record value, List<Long> aliveAtCall)
     {
+        Change(final Kind kind, final Comp comp, final long entity, final Record value)
+        {
+            this(kind, comp, entity, value, null);
+        }
+
         static Change add(final Comp comp, final long entity, final Record value)
         {
             return new Change(Kind.ADD, comp, entity, value);
@@ -169,7 +175,8 @@ final class DeferralModel
                 case CLEAR_STORAGE -> "clear " + comp.title();
                 case CLEAR_OBSERVER -> "clear the observer";
                 case CREATED -> "announce the creation of " + who;
-                case CLEAR_WORLD -> "clear the world";
+                case CLEAR_WORLD -> aliveAtCall == null ? "clear the world" :
+                    "clear the world of the " + aliveAtCall.size() + " entities alive at the call";
             };
         }
     }
@@ -516,6 +523,8 @@ final class DeferralModel
 
     /** Action frames of the harness on the stack: walk actions and listener calls. Above 0, changes are recorded. */
     int depth;
+    /** Whether a clear of the world is being applied (its destroys announced). */
+    boolean clearingWorld;
     /** Whether a cursor's walk is left open at the top level: changes are recorded then too. */
     boolean cursorOpen;
     /** The changes recorded for the next round. */
@@ -739,15 +748,10 @@ final class DeferralModel
         }
     }
 
-    /** A clear of the world during a walk or listener: a destroy of each entity alive now, highest index first. */
+    /** A clear of the world during a walk or listener: recorded with the entities alive now, as one change. */
     void recordWorldClear()
     {
-        final List<Long> aliveNow = pool.byIndex();
-        Collections.reverse(aliveNow);
-        for (final long entity : aliveNow)
-        {
-            record(Change.destroy(entity));
-        }
+        record(new Change(Kind.CLEAR_WORLD, null, Entity.NULL, null, pool.byIndex()));
     }
 
     /**
@@ -939,29 +943,62 @@ final class DeferralModel
                 }
                 return listenerSteps(Signal.CREATED, null, entity, -1);
             case CLEAR_WORLD:
-            {
-                final List<Long> aliveNow = pool.byIndex();
-                Collections.reverse(aliveNow);
-                final List<Step> all = new ArrayList<>();
-                all.add(new Mutate(() -> log.accept("apply: " + change + ": destroy " + aliveNow.size() +
-                    " entities, highest index first")));
-                for (final long each : aliveNow)
-                {
-                    all.add(new Expand(() -> alive(each) ? destroySteps(each) : List.of()));
-                }
-                // "Empties every storage": the tombstones and released entries the destroys left go too.
-                all.add(new Mutate(() ->
-                {
-                    for (final Packed packed : storages)
-                    {
-                        packed.clear();
-                    }
-                }));
-                return all;
-            }
+                return clearWorldSteps(change);
             default:
                 throw new IllegalStateException(change.toString());
         }
+    }
+
+    /**
+     * A clear of the world destroys the entities alive at the call, highest index first (those created since, by
+     * listeners of the clear or later in the walk that recorded it, stay). Made at once, or applied when every entity
+     * alive is one alive at the call, it then also empties the storages of their tombstones and released entries.
+     */
+    private List<Step> clearWorldSteps(final Change change)
+    {
+        final List<Long> aliveNow = pool.byIndex();
+        final List<Long> targets = new ArrayList<>();
+        if (change.aliveAtCall == null)
+        {
+            targets.addAll(aliveNow);
+        }
+        else
+        {
+            for (final long entity : change.aliveAtCall)
+            {
+                if (alive(entity))
+                {
+                    targets.add(entity);
+                }
+            }
+            targets.sort(Comparator.comparingInt(Entity::index));
+        }
+        final boolean whole = targets.size() == aliveNow.size();
+        Collections.reverse(targets);
+        final List<Step> all = new ArrayList<>();
+        all.add(new Mutate(() ->
+        {
+            log.accept("apply: " + change + ": destroy " + targets.size() + " entities, highest index first" +
+                (whole ? ", and empty the storages" : ""));
+            clearingWorld = true;
+        }));
+        for (final long each : targets)
+        {
+            all.add(new Expand(() -> alive(each) ? destroySteps(each) : List.of()));
+        }
+        all.add(new Mutate(() ->
+        {
+            clearingWorld = false;
+            if (whole)
+            {
+                // "Empties every storage": the tombstones and released entries the destroys left go too.
+                for (final Packed packed : storages)
+                {
+                    packed.clear();
+                }
+            }
+        }));
+        return all;
     }
 
     private List<Step> dropped(final Change change)
