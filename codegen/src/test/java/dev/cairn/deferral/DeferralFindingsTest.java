@@ -116,6 +116,39 @@ final class DeferralFindingsTest
     }
 
     /**
+     * "When a listener throws ... the first exception is rethrown to the caller, the later ones attached as
+     * suppressed": a removing listener that records a destroy and throws, and a destroying listener that throws when
+     * that destroy is applied at the end of the removal. The removing listener's exception is the first; it must reach
+     * the caller (it is lost when the end of the removal, in a {@code finally}, throws the destroying one instead).
+     * {@code clear()} of a storage is written the same way.
+     */
+    @Test
+    void aRemovalWhoseListenerThrowsReportsThatExceptionFirstWhenTheChangesItRecordedThrowToo()
+    {
+        try (World world = new World())
+        {
+            final DeferralFixtures_PosStorage positions = world.storage(DeferralFixtures_PosStorage.TYPE);
+            final long removed = world.create();
+            positions.emplace(removed, 1, 2);
+            final long other = world.create();
+            positions.onRemoving((entity, index) ->
+            {
+                world.destroy(other);
+                throw new IllegalStateException("first: the removing listener");
+            });
+            world.onDestroying(entity ->
+            {
+                throw new IllegalStateException("second: the destroying listener");
+            });
+            final IllegalStateException thrown =
+                assertThrows(IllegalStateException.class, () -> positions.remove(removed));
+            assertEquals("first: the removing listener", thrown.getMessage());
+            assertEquals(1, thrown.getSuppressed().length, "the later exception is attached as suppressed");
+            assertTrue(!world.valid(other) && !positions.contains(removed), "both changes are made all the same");
+        }
+    }
+
+    /**
      * A listener's changes are made when the operation that announced them returns; a component's removing listeners
      * are told "before a component is removed", of an entity that is alive. A destroying listener that creates an
      * entity during {@code World.clear()} and gives it a component: the clear must not then remove that component

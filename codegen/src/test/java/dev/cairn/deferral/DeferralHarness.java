@@ -79,7 +79,8 @@ final class DeferralHarness implements AutoCloseable
      * {@code World.forEachEntity} and no {@code World.clear()} inside a {@code World.forEachEntity};
      * {@code create-in-world-clear}: no listener creates an entity while a {@code World.clear()} is applied;
      * {@code throw-in-world-clear}: no listener throws then; {@code refused-erase-in-walk}: no erase of a
-     * component the entity lacks where changes are recorded.
+     * component the entity lacks where changes are recorded; {@code throw-in-removal}: no removing listener throws
+     * during a remove or a storage's clear made at once.
      */
     private static final Set<String> AVOID = Set.of(System.getProperty("cairn.deferral.avoid", "").split(","));
 
@@ -180,6 +181,10 @@ final class DeferralHarness implements AutoCloseable
     private OpenCursor open;
     /** World.forEachEntity walks under way. */
     private int entityWalks;
+    /** Whether a remove or a storage's clear is made at once now. */
+    private boolean removingAtOnce;
+    /** How rarely a listener throws during this top-level operation: one time in this many. */
+    private int throwOdds = 60;
     /** What the harness threw during this top-level operation and must reach its caller. */
     private final List<Thrown> thrown = new ArrayList<>();
     /** What happened how often, for {@code -Dcairn.deferral.stats=true}. */
@@ -262,6 +267,7 @@ final class DeferralHarness implements AutoCloseable
         listenerBudget = LISTENER_BUDGET;
         created.clear();
         thrown.clear();
+        throwOdds = choices.oneIn(20) ? 4 : 60;
         try
         {
             operation();
@@ -593,7 +599,7 @@ final class DeferralHarness implements AutoCloseable
      */
     private void reorder()
     {
-        final int which = choices.pick(movement != null ? 5 : 3);
+        final int which = choices.pick(racing != null ? 5 : movement != null ? 4 : 3);
         final String what = switch (which)
         {
             case 0 -> "Mark.compact()";
@@ -925,7 +931,15 @@ final class DeferralHarness implements AutoCloseable
         {
             model.direct(change);
         }
-        check(call.get() == had, what + " answered " + !had);
+        removingAtOnce = true;
+        try
+        {
+            check(call.get() == had, what + " answered " + !had);
+        }
+        finally
+        {
+            removingAtOnce = false;
+        }
         model.settle();
     }
 
@@ -974,7 +988,15 @@ final class DeferralHarness implements AutoCloseable
         }
         log(change.toString());
         model.direct(change);
-        storage(comp).clear();
+        removingAtOnce = true;
+        try
+        {
+            storage(comp).clear();
+        }
+        finally
+        {
+            removingAtOnce = false;
+        }
         model.settle();
     }
 
@@ -1273,7 +1295,9 @@ final class DeferralHarness implements AutoCloseable
             fail(thrown);
             throw thrown;
         }
-        if (choices.oneIn(60) && !(model.clearingWorld && AVOID.contains("throw-in-world-clear")))
+        if (choices.oneIn(throwOdds) && !(model.clearingWorld && AVOID.contains("throw-in-world-clear")) &&
+            !(removingAtOnce && DeferralModel.LISTENERS.get(id).signal() == Signal.REMOVING &&
+                AVOID.contains("throw-in-removal")))
         {
             final Thrown threw = new Thrown("by " + DeferralModel.LISTENERS.get(id) + " of " + name(entity));
             log("  the listener throws " + threw.getMessage());
