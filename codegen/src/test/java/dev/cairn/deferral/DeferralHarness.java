@@ -706,7 +706,10 @@ final class DeferralHarness implements AutoCloseable
         }
         model.cursorOpen = false;
         open = null;
-        cursorsInUse.remove(ending.walk.owner);
+        if (how != 1)
+        {
+            cursorsInUse.remove(ending.walk.owner);
+        }
         if (how == 1)
         {
             log("walk " + ending.walk.name + " to its end");
@@ -721,9 +724,20 @@ final class DeferralHarness implements AutoCloseable
             }
             catch (final Thrown caught)
             {
-                // As a loop in a try-with-resources block would.
-                ending.handle.close();
+                // As a loop in a try-with-resources block would: what the close throws is suppressed in it.
+                try
+                {
+                    ending.handle.close();
+                }
+                catch (final RuntimeException | Error closing)
+                {
+                    caught.addSuppressed(closing);
+                }
                 throw caught;
+            }
+            finally
+            {
+                cursorsInUse.remove(ending.walk.owner);
             }
             check(!ending.handle.next(), ending.walk.name + " visited more than the " +
                 ending.run.expected.size() + " entities that matched when it began");
