@@ -50,9 +50,9 @@ import java.util.function.Supplier;
  *     <li>destroy: the destroying listeners with the entity whole, then a remove from each storage in the order the
  *     storages were created, then the handle is released;</li>
  *     <li>clear of a storage: a remove of each member from the back of the packed array to the front;</li>
- *     <li>clear of the world: a destroy of every entity alive at the call, highest index first; made at once, or applied
- *     when every entity alive was alive at the call, it also empties the storages (of tombstones and released entries);
- *     entities created meanwhile stay;</li>
+ *     <li>clear of the world: a destroy of every entity alive at the call, highest index first; made at once, or
+ *     applied when every entity alive was alive at the call, it also empties the storages (of tombstones and released
+ *     entries); entities created meanwhile stay;</li>
  *     <li>the created listeners of an entity created during a walk: told when the change is applied, if still
  *     alive.</li>
  * </ul>
@@ -912,7 +912,8 @@ final class DeferralModel
                 }
                 if (!has(comp, entity))
                 {
-                    return List.of(new Mutate(() -> log.accept("apply: " + change + ", which it lacks by now: nothing")));
+                    return List.of(new Mutate(() ->
+                        log.accept("apply: " + change + ", which it lacks by now: nothing")));
                 }
                 return removeSteps(comp, entity);
             case UPDATED:
