@@ -20,12 +20,15 @@ import java.util.function.Supplier;
 /**
  * A brute-force model of a world of {@link DeferralFixtures} under the rule of change (docs/views.md, "Changes during
  * walks and listeners"), in plain Java collections: the entity pool, each storage's packed array under its deletion
- * policy, the full-owning group {@code Movement}, the non-owning group {@code Living}, the observer {@code Healed}, the
- * listeners connected, and the changes recorded while the structure holds still.
+ * policy, the full-owning group {@code Movement} and {@code Racing} nested in it, the non-owning group {@code Living},
+ * the observer {@code Healed}, the listeners connected, and the changes recorded while the structure holds still.
  * <p>
  * <b>Immediate and recorded.</b> While a walk's action or a listener runs ({@link #depth} above 0), or a cursor's walk
  * is left open, a change is recorded ({@link #record}); otherwise it is made at once ({@link #direct}). Creating an
- * entity and writing fields are always made at once.
+ * entity and writing fields are always made at once. The harness records what the contract says is checked at the
+ * call and recorded: a destroy of an alive entity, an add of a component the entity lacks now, a remove (even of a
+ * component it lacks now: it undoes an add recorded before it), the announcement of a patch someone listens to, a
+ * clear, the announcement of a creation someone listens to.
  * <p>
  * <b>Applying.</b> A change is applied as a list of {@link Step}s, each a state change or an event the engine must
  * send to a listener. Listeners are called by the engine while it applies changes, and the harness's listener code
