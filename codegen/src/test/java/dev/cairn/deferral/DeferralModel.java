@@ -955,8 +955,8 @@ final class DeferralModel
 
     /**
      * A clear of the world destroys the entities alive at the call, highest index first (those created since, by
-     * listeners of the clear or later in the walk that recorded it, stay). Made at once, or applied when every entity
-     * alive is one alive at the call, it then also empties the storages of their tombstones and released entries.
+     * listeners of the clear or later in the walk that recorded it, stay), then empties the storages of the
+     * tombstones and released entries the destroys left: none of them holds a member then.
      */
     private List<Step> clearWorldSteps(final Change change)
     {
@@ -977,13 +977,12 @@ final class DeferralModel
             }
             targets.sort(Comparator.comparingInt(Entity::index));
         }
-        final boolean whole = targets.size() == aliveNow.size();
         Collections.reverse(targets);
         final List<Step> all = new ArrayList<>();
         all.add(new Mutate(() ->
         {
-            log.accept("apply: " + change + ": destroy " + targets.size() + " entities, highest index first" +
-                (whole ? ", and empty the storages" : ""));
+            log.accept("apply: " + change + ": destroy " + targets.size() + " entities, highest index first, and " +
+                "empty the storages");
             clearingWorld = true;
         }));
         for (final long each : targets)
@@ -993,13 +992,10 @@ final class DeferralModel
         all.add(new Mutate(() ->
         {
             clearingWorld = false;
-            if (whole)
+            // "Empties every storage": the tombstones and released entries the destroys left go too.
+            for (final Packed packed : storages)
             {
-                // "Empties every storage": the tombstones and released entries the destroys left go too.
-                for (final Packed packed : storages)
-                {
-                    packed.clear();
-                }
+                packed.clear();
             }
         }));
         return all;

@@ -57,8 +57,12 @@ public final class EntityPool
     /** How many storages bound to this pool have listeners or hooks; see {@link #hasSignalledStorages()}. */
     private int signalledStorages;
     private final Walks walks;
-    /** While walked: the indices handed out since the walk began, one bit each, made at the first such create. */
-    private long[] bornDuringWalk;
+    /**
+     * While walked: for each index handed out since the outermost walk began, the number of that create among them
+     * (from 1), made at the first such create; a walk skips the indices born after it began.
+     */
+    private int[] births;
+    private int birthCount;
     /** What copies the pool's memory now (a snapshot save or load), during which creating is refused; or null. */
     private String copiedBy;
     private int walkers;
@@ -560,13 +564,14 @@ public final class EntityPool
         ensureOpen();
         final int walk = walks.beginWalk("World.forEachEntity");
         walkers++;
+        final int bornBefore = birthCount;
         try
         {
             final int end = created;
             for (int index = 0; index < end; index++)
             {
                 final int version = versionAt(index);
-                if (version >= 0 && !isBornDuringWalk(index))
+                if (version >= 0 && !isBornAfter(index, bornBefore))
                 {
                     action.accept(Entity.combine(index, version));
                 }
@@ -585,30 +590,27 @@ public final class EntityPool
     {
         if (--walkers == 0)
         {
-            bornDuringWalk = null;
+            births = null;
+            birthCount = 0;
         }
     }
 
     private long bornDuringWalk(final long entity)
     {
         final int index = Entity.index(entity);
-        if (bornDuringWalk == null || (index >>> 6) >= bornDuringWalk.length)
+        if (births == null || index >= births.length)
         {
-            final long[] grown = new long[(Math.max(created, index + 1) + 63) >>> 6];
-            if (bornDuringWalk != null)
-            {
-                System.arraycopy(bornDuringWalk, 0, grown, 0, bornDuringWalk.length);
-            }
-            bornDuringWalk = grown;
+            births = java.util.Arrays.copyOf(births == null ? new int[0] : births, Math.max(created, index + 1));
         }
-        bornDuringWalk[index >>> 6] |= 1L << index;
+        births[index] = ++birthCount;
         return entity;
     }
 
-    private boolean isBornDuringWalk(final int index)
+    /** Whether the entity at {@code index} was created after the walk that saw {@code bornBefore} creates began. */
+    private boolean isBornAfter(final int index, final int bornBefore)
     {
-        final long[] born = bornDuringWalk;
-        return born != null && (index >>> 6) < born.length && (born[index >>> 6] & (1L << index)) != 0;
+        final int[] born = births;
+        return born != null && index < born.length && born[index] > bornBefore;
     }
 
     /**

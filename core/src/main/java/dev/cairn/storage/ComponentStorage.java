@@ -5,6 +5,7 @@ import dev.cairn.internal.Access;
 import dev.cairn.internal.ArrayBases;
 import dev.cairn.internal.Deferred;
 import dev.cairn.internal.EntityPool;
+import dev.cairn.internal.Failures;
 import dev.cairn.internal.OffHeap;
 import dev.cairn.internal.RawStorage;
 import dev.cairn.internal.Row;
@@ -223,14 +224,36 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             return super.remove(entity);
         }
         final int operation = walks.beginOperation(removalName, entity);
+        final boolean removed;
         try
         {
-            return super.remove(entity);
+            removed = super.remove(entity);
         }
-        finally
+        catch (final Throwable thrown)
         {
-            walks.end(operation);
+            // The listeners' own exception comes first, what applying their changes threw after it.
+            throw Failures.propagate(walks.end(operation, thrown));
         }
+        walks.end(operation);
+        return removed;
+    }
+
+    /**
+     * Removes the component from an entity that has it, as {@link #remove(long)} does.
+     *
+     * @param entity an entity with the component.
+     * @throws IllegalArgumentException if the entity does not have the component now; nothing is recorded then.
+     * @throws IllegalStateException    if the storage is closed.
+     */
+    @Override
+    public final void erase(final long entity)
+    {
+        if (isDeferring() && indexOf(entity) < 0)
+        {
+            ensureOpen();
+            throw notMember(entity);
+        }
+        super.erase(entity);
     }
 
     /**
@@ -295,15 +318,7 @@ public abstract class ComponentStorage<R extends Record> extends SparseSet
             super.clear();
             return;
         }
-        final int operation = walks.beginOperation(name() + ".clear()");
-        try
-        {
-            super.clear();
-        }
-        finally
-        {
-            walks.end(operation);
-        }
+        walks.run(walks.beginOperation(name() + ".clear()"), super::clear);
     }
 
     /**

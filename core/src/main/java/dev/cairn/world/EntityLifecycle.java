@@ -149,7 +149,10 @@ final class EntityLifecycle implements Deferred.Target
         }
         if (isSignalled())
         {
-            destroyEachEntity("clear()");
+            // The entities alive now, each destroyed as destroy() does it; entities listeners create meanwhile stay.
+            final Throwable failure = destroyEach(aliveNow(), "World.clear()", false);
+            Failures.rethrow(failure);
+            return;
         }
         entities.clear();
         clearStorages();
@@ -160,11 +163,81 @@ final class EntityLifecycle implements Deferred.Target
     {
         if (isSignalled())
         {
-            destroyEachEntity("reset()");
+            Failures.rethrow(destroyEach(aliveNow(), "World.reset()", true));
+            return;
         }
         // Not entities.clear(): the pool forgets its entities, so putting them on its free stack first is wasted.
         clearStorages();
         entities.reset();
+    }
+
+    /** The entities alive now, the lowest index first. */
+    private long[] aliveNow()
+    {
+        final long[] alive = new long[entities.aliveCount()];
+        int count = 0;
+        for (int index = 0; index < entities.createdCount() && count < alive.length; index++)
+        {
+            final long entity = entities.aliveAt(index);
+            if (entity != Entity.NULL)
+            {
+                alive[count++] = entity;
+            }
+        }
+        return count == alive.length ? alive : java.util.Arrays.copyOf(alive, count);
+    }
+
+    /**
+     * Destroys each of {@code alive} still alive, as destroy() does it, the highest index first, in one operation whose
+     * listeners' changes are applied once it is done; then empties what the storages keep of the destroyed (holes,
+     * released entries), and for a reset forgets every entity. Every step runs whatever a listener throws.
+     *
+     * @return what was thrown, the first with the others suppressed in it, or null.
+     */
+    private Throwable destroyEach(final long[] alive, final String operation, final boolean reset)
+    {
+        final int token = walks.beginOperation(operation);
+        Throwable failure = null;
+        for (int k = alive.length - 1; k >= 0; k--)
+        {
+            if (entities.isAlive(alive[k]))
+            {
+                try
+                {
+                    destroyAnnounced(alive[k], false);
+                }
+                catch (final RuntimeException | Error thrown)
+                {
+                    failure = Failures.collect(failure, thrown);
+                }
+            }
+        }
+        try
+        {
+            clearStorages();
+            if (reset)
+            {
+                entities.reset();
+            }
+        }
+        catch (final RuntimeException | Error thrown)
+        {
+            failure = Failures.collect(failure, thrown);
+        }
+        return failure == null ? endCollecting(token) : walks.end(token, failure);
+    }
+
+    private Throwable endCollecting(final int token)
+    {
+        try
+        {
+            walks.end(token);
+            return null;
+        }
+        catch (final RuntimeException | Error thrown)
+        {
+            return thrown;
+        }
     }
 
     @Override
@@ -237,29 +310,6 @@ final class EntityLifecycle implements Deferred.Target
         }
     }
 
-    /** Destroys each entity as {@link #destroy(long)} does, from the highest index to the lowest, in one operation. */
-    private void destroyEachEntity(final String operation)
-    {
-        final int token = walks.beginOperation(operation);
-        Throwable failure = null;
-        for (int index = entities.createdCount(); --index >= 0; )
-        {
-            final long entity = entities.aliveAt(index);
-            if (entity != Entity.NULL)
-            {
-                try
-                {
-                    destroyAnnounced(entity, false);
-                }
-                catch (final RuntimeException | Error thrown)
-                {
-                    failure = Failures.collect(failure, thrown);
-                }
-            }
-        }
-        endHold(token, failure);
-    }
-
     private void announceCreated(final long entity)
     {
         if (walks.isDeferring())
@@ -309,23 +359,7 @@ final class EntityLifecycle implements Deferred.Target
                 clear();
                 return;
             }
-            final int operation = walks.beginOperation("clear()");
-            Throwable failure = null;
-            for (int k = alive.length - 1; k >= 0; k--)
-            {
-                if (entities.isAlive(alive[k]))
-                {
-                    try
-                    {
-                        destroy(alive[k]);
-                    }
-                    catch (final RuntimeException | Error thrown)
-                    {
-                        failure = Failures.collect(failure, thrown);
-                    }
-                }
-            }
-            endHold(operation, failure);
+            Failures.rethrow(destroyEach(alive, "World.clear()", false));
         }
 
         @Override
