@@ -948,7 +948,7 @@ final class ParallelIterationTest
             }));
         returned.set(true);
         final int visited = visits.get();
-        assertTrue(stopped.getMessage().contains("was shut down while a parallel iteration ran") &&
+        assertTrue(stopped.getMessage().contains("was shut down while a parallel walk ran") &&
             stopped.getMessage().contains("chunks did not run"), stopped.getMessage());
         assertFalse(world.isDeferring());
         Thread.sleep(100);

@@ -678,7 +678,7 @@ final class SignalTest
             other.create();
             other.onDestroying(entity -> other.close());
             final IllegalStateException cleared = assertThrows(IllegalStateException.class, other::clear);
-            assertTrue(cleared.getMessage().contains("in clear() runs"), cleared.getMessage());
+            assertTrue(cleared.getMessage().contains("in World.clear() runs"), cleared.getMessage());
             assertEquals(1, cleared.getSuppressed().length, "the refusals of both destroys reach the caller");
             assertFalse(other.isClosed());
             assertEquals(0, other.aliveCount());
@@ -782,7 +782,7 @@ final class SignalTest
                 final IllegalStateException stopped = assertThrows(IllegalStateException.class,
                     call.equals("clear()") ? other::clear : other::reset);
 
-                assertTrue(stopped.getMessage().contains("a listener of World: destroying in " + call + " runs"),
+                assertTrue(stopped.getMessage().contains("a listener of World: destroying in World." + call + " runs"),
                     stopped.getMessage());
                 assertFalse(other.isClosed());
                 assertEquals(0, other.aliveCount());
