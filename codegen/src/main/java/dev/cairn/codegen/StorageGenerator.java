@@ -685,7 +685,7 @@ final class StorageGenerator
             method(Owner.REF, null, "public void", "moveTo", List.of(index, entityParameter), body(
                 "this.index = storage.checkIndex(index);",
                 "this.entity = entity;",
-                "this.layout = storage.layoutVersion();"));
+                "this.layout = entity == " + entityType + ".NULL ? -1 : storage.layoutVersion();"));
             out.javadoc("Positions this reference on an entity, looking at {@code hint} first; false if it lacks the " +
                 "component.");
             method(Owner.REF, null, "public boolean", "moveToEntity", List.of(entityParameter, hint), body(

@@ -244,6 +244,7 @@ final class WalkSource
         out.line("private int end;");
         out.line("private long entity = Entity.NULL;");
         out.line("private int walk = -1;");
+        out.line("private final java.lang.Runnable close = this::close;");
         if (since)
         {
             out.line("private int since;");
@@ -299,7 +300,7 @@ final class WalkSource
         out.open();
         out.line("final int ended = walk;");
         out.line("walk = -1;");
-        out.line("walks.end(ended);");
+        out.line("walks.endIfOpen(ended);");
         out.close();
         out.close();
         out.blank();
@@ -322,6 +323,8 @@ final class WalkSource
         out.open();
         out.line("close();");
         out.line(openCheck);
+        // Begun before the state is set: a refused walk leaves a cursor that is at its end.
+        out.line("walk = walks.beginCursorWalk(\"" + className + ".cursor()\", close);");
         if (since)
         {
             out.line("this.since = since;");
@@ -332,7 +335,6 @@ final class WalkSource
         }
         dispatch((lead, indent) -> out.line(indent + "end = " + lead.extent() + ";"), "lead");
         out.line("index = 0;");
-        out.line("walk = walks.beginWalk(\"" + className + ".cursor()\");");
         out.line("return this;");
         out.close();
         out.close();

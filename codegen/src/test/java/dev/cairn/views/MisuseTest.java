@@ -178,6 +178,70 @@ final class MisuseTest
     }
 
     @Test
+    void aCursorAListenerLeavesOpenIsClosedWhenTheListenerReturnsAndTheChangeSaysSoOnceItIsMade()
+    {
+        final long[] entities = movers(5);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final ViewFixtures_PosVelView.Cursor[] kept = new ViewFixtures_PosVelView.Cursor[1];
+        final dev.cairn.signal.Connection listener = world.onDestroying(entity ->
+        {
+            kept[0] = view.cursor();
+            assertTrue(kept[0].next());
+        });
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class,
+            () -> world.destroy(entities[1]));
+
+        assertTrue(thrown.getMessage().startsWith("ViewFixtures_PosVelView.cursor() was begun in a listener of " +
+            "World: destroying and was still open when that returned"), thrown.getMessage());
+        assertFalse(world.valid(entities[1]), "the destroy was made whole");
+        assertFalse(positions.contains(entities[1]) || velocities.contains(entities[1]));
+        assertFalse(world.isDeferring());
+        assertFalse(kept[0].next(), "the cursor was closed: it visits nothing more");
+        assertEquals(Entity.NULL, kept[0].entity());
+        assertThrows(IllegalStateException.class, () -> kept[0].pos().x(), "its Refs are on no entity");
+        kept[0].close();
+        listener.close();
+        world.destroy(entities[2]);
+        assertFalse(world.valid(entities[2]), "later changes are made at once");
+    }
+
+    @Test
+    void aCursorWhoseWalkIsRefusedStaysAtItsEnd() throws Exception
+    {
+        movers(5);
+        final ViewFixtures_PosVelView view = new ViewFixtures_PosVelView(world);
+        final ViewFixtures_PosVelView.Cursor cursor = view.cursor();
+        cursor.close();
+        final java.util.concurrent.CountDownLatch walking = new java.util.concurrent.CountDownLatch(1);
+        final java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        final Thread other = new Thread(() -> new ViewFixtures_PosVelView(world).forEach((entity, p, v) ->
+        {
+            walking.countDown();
+            try
+            {
+                done.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }), "other walker");
+        other.start();
+        try
+        {
+            walking.await();
+            assertThrows(IllegalStateException.class, view::cursor, "another thread walks the world");
+            assertFalse(cursor.next(), "the refused cursor() did not start the cursor on a walk it does not hold");
+        }
+        finally
+        {
+            done.countDown();
+            other.join();
+        }
+    }
+
+    @Test
     void reorderingAStorageDuringACursorLoopIsRefusedUntilTheCursorsWalkEnds()
     {
         movers(20);

@@ -190,6 +190,20 @@ final class RefStalenessTest
     }
 
     @Test
+    void aRefMovedToAnIndexWithTheNullHandleIsOnNoEntity()
+    {
+        final long a = world.create();
+        velocities.emplace(a, 1, 1);
+
+        final ViewFixtures_VelStorage.Ref ref = new ViewFixtures_VelStorage.Ref(velocities);
+        ref.moveTo(velocities.indexOf(a), Entity.NULL);
+
+        assertEquals(Entity.NULL, ref.entity());
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, ref::dx);
+        assertTrue(thrown.getMessage().contains("on no entity"), thrown.getMessage());
+    }
+
+    @Test
     void swapOnlyRefFailsOnceItsEntityIsReleased()
     {
         final long a = world.create();

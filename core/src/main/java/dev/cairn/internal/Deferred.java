@@ -227,23 +227,20 @@ public final class Deferred
 
     private Queue queue()
     {
-        if (!walks.isParallel())
+        if (!walks.recordsFromChunk())
         {
+            // The thread that holds the structure, or runs the parallel walk between chunks: its changes keep their
+            // place before the chunks'.
             return recording;
         }
         final Chunk chunk = Chunk.current();
-        if (chunk.from() == Chunk.NONE)
-        {
-            // The thread that runs the walk, between chunks: its changes keep their place before the chunks'.
-            return recording;
-        }
-        final Object held = chunk.deferred();
-        if (held instanceof ChunkQueue && ((ChunkQueue)held).owner == this && ((ChunkQueue)held).epoch == chunk.epoch())
+        final Object held = chunk.deferred(walks);
+        if (held != null)
         {
             return ((ChunkQueue)held).queue;
         }
         final ChunkQueue created = new ChunkQueue(this, chunk.epoch(), chunk.from());
-        chunk.deferred(created);
+        chunk.deferred(walks, created);
         synchronized (chunks)
         {
             if (chunksEpoch != chunk.epoch())

@@ -58,14 +58,16 @@ public final class EntityPool
     private int signalledStorages;
     private final Walks walks;
     /**
-     * While walked: for each index handed out since the outermost walk began, the number of that create among them
-     * (from 1), made at the first such create; a walk skips the indices born after it began.
+     * While the world is walked or held: for each index handed out meanwhile, the number of that create among them
+     * (from 1), made at the first such create and forgotten at the first create after; a walk of the pool skips the
+     * indices born after it began.
      */
     private int[] births;
     private int birthCount;
     /** What copies the pool's memory now (a snapshot save or load), during which creating is refused; or null. */
     private String copiedBy;
-    private int walkers;
+    /** How many copies are under way: a save can run inside another's channel. */
+    private int copies;
     private boolean closed;
 
     /**
@@ -111,9 +113,14 @@ public final class EntityPool
     public long create()
     {
         ensureCreatable("create an entity in");
-        if (walkers != 0)
+        if (walks.isHeld())
         {
             return bornDuringWalk(createIndex());
+        }
+        if (births != null)
+        {
+            births = null;
+            birthCount = 0;
         }
         return createIndex();
     }
@@ -345,13 +352,19 @@ public final class EntityPool
      */
     public void beginCopy(final String copier)
     {
-        copiedBy = copier;
+        if (copies++ == 0)
+        {
+            copiedBy = copier;
+        }
     }
 
-    /** Allows creating again, after {@link #beginCopy}. */
+    /** Ends what {@link #beginCopy} began; creating is allowed again once every copy under way has ended. */
     public void endCopy()
     {
-        copiedBy = null;
+        if (--copies == 0)
+        {
+            copiedBy = null;
+        }
     }
 
     /**
@@ -563,7 +576,6 @@ public final class EntityPool
     {
         ensureOpen();
         final int walk = walks.beginWalk("World.forEachEntity");
-        walkers++;
         final int bornBefore = birthCount;
         try
         {
@@ -579,20 +591,9 @@ public final class EntityPool
         }
         catch (final Throwable thrown)
         {
-            endWalk();
             throw Failures.propagate(walks.end(walk, thrown));
         }
-        endWalk();
         walks.end(walk);
-    }
-
-    private void endWalk()
-    {
-        if (--walkers == 0)
-        {
-            births = null;
-            birthCount = 0;
-        }
     }
 
     private long bornDuringWalk(final long entity)
@@ -600,7 +601,9 @@ public final class EntityPool
         final int index = Entity.index(entity);
         if (births == null || index >= births.length)
         {
-            births = java.util.Arrays.copyOf(births == null ? new int[0] : births, Math.max(created, index + 1));
+            final int length = births == null ? 0 : births.length;
+            births = java.util.Arrays.copyOf(births == null ? new int[0] : births,
+                Math.max(Math.max(created, index + 1), 2 * length));
         }
         births[index] = ++birthCount;
         return entity;

@@ -1,6 +1,7 @@
 package dev.cairn.internal;
 
 import dev.cairn.Entity;
+import dev.cairn.parallel.Chunk;
 import dev.cairn.parallel.ChunkAction;
 import dev.cairn.parallel.Chunks;
 
@@ -45,6 +46,9 @@ public final class Walks
     /** What {@link #beginOperation(String, long)} is given when the operation is about no entity. */
     private static final long NO_SUBJECT = Long.MIN_VALUE;
 
+    /** How many frames deeper than {@link #end}'s a walk's beginning reaches: see {@link #reserveStack()}. */
+    private static final int RESERVED_FRAMES = 4;
+
     private static final byte WALK = 1;
     private static final byte HOLD = 2;
     private static final byte OPERATION = 3;
@@ -82,6 +86,8 @@ public final class Walks
     private int[] tokens = new int[8];
     /** For an operation: the {@link #immediateDepth} to restore when it ends. */
     private int[] savedImmediateDepths = new int[8];
+    /** For a cursor's walk: what closes the cursor if its walk is ended for it. */
+    private Runnable[] closers = new Runnable[8];
     private int nextToken = 1;
     /** The thread whose stack this is while it is not empty: a world is used by one thread at a time. */
     private Thread owner;
@@ -90,6 +96,8 @@ public final class Walks
     private String parallelWalk;
     private int parallelToken;
     private boolean flushing;
+    /** Cursors a hold or operation returned with, ended then: thrown when the outermost entry ends. */
+    private IllegalStateException leftOpen;
 
     /**
      * Creates the walks of one world, or of one set or storage.
@@ -143,6 +151,26 @@ public final class Walks
             OPEN.getAndAdd(this, -1);
             throw refused;
         }
+    }
+
+    /**
+     * Begins a cursor's walk, as {@link #beginWalk} does. A cursor's walk ends when the user closes it, in any order;
+     * one begun inside a listener or comparator and still open when that returns is ended then, and
+     * {@code close} is run so that the cursor stops.
+     *
+     * @param what  the walk, for messages: {@code "MoversView.cursor()"}.
+     * @param close closes the cursor: it ends the walk with {@link #endIfOpen}.
+     * @return the token that ends it.
+     * @throws IllegalStateException if the owner is closed, or being closed by another thread.
+     */
+    public int beginCursorWalk(final String what, final Runnable close)
+    {
+        final int token = beginWalk(what);
+        if (token != PART_OF_PARALLEL_WALK)
+        {
+            closers[depth - 1] = close;
+        }
+        return token;
     }
 
     /**
@@ -232,7 +260,14 @@ public final class Walks
      */
     public int beginParallel(final String what)
     {
-        if (parallelCaller != null)
+        final Thread caller = parallelCaller;
+        if (caller != null && caller != Thread.currentThread() && !Chunk.current().walksFor(this))
+        {
+            throw new IllegalStateException("cannot start " + what + " on " + Thread.currentThread().getName() +
+                " while " + parallelWalk + " runs on " + caller.getName() + ": a " + ownerName + " is used by one " +
+                "thread at a time; walk it after that returns, or give each thread a world of its own");
+        }
+        if (caller != null)
         {
             throw new IllegalStateException("cannot start " + what + " while " + parallelWalk + " runs: parallel " +
                 "walks of one " + ownerName + " do not nest; run it after the first returns, or walk sequentially " +
@@ -263,7 +298,7 @@ public final class Walks
         final int walk = beginParallel(what);
         try
         {
-            Chunks.run(pool, extent, chunkSize, action);
+            Chunks.run(pool, extent, chunkSize, this, action);
         }
         catch (final Throwable thrown)
         {
@@ -276,7 +311,8 @@ public final class Walks
      * Ends a walk, hold or operation; once the stack is empty, applies the changes deferred meanwhile.
      *
      * @param token what {@code begin...} or {@link #hold} returned.
-     * @throws IllegalStateException if the token is not open; or what applying the deferred changes threw.
+     * @throws IllegalStateException if the token is not open; if a listener or comparator returned with a cursor open
+     *                               (its walk was ended then); or what applying the deferred changes threw.
      */
     public void end(final int token)
     {
@@ -285,9 +321,38 @@ public final class Walks
             return;
         }
         pop(token);
-        if (depth == 0 && !flushing && deferral != null && !deferral.isEmpty())
+        if (depth != 0 || flushing)
         {
-            flush();
+            return;
+        }
+        try
+        {
+            flushIfDone();
+        }
+        catch (final RuntimeException | Error thrown)
+        {
+            final IllegalStateException leftOpen = takeLeftOpen();
+            throw Failures.propagate(leftOpen == null ? thrown : Failures.collect(thrown, leftOpen));
+        }
+        final IllegalStateException leftOpen = takeLeftOpen();
+        if (leftOpen != null)
+        {
+            throw leftOpen;
+        }
+    }
+
+    /**
+     * Ends a cursor's walk unless it has ended already: a cursor begun inside a listener and left open is ended when
+     * the listener returns, and closing it later does nothing.
+     *
+     * @param token what {@link #beginWalk} returned.
+     * @throws IllegalStateException what applying the deferred changes threw.
+     */
+    public void endIfOpen(final int token)
+    {
+        if (token != PART_OF_PARALLEL_WALK && isOpen(token))
+        {
+            end(token);
         }
     }
 
@@ -309,9 +374,10 @@ public final class Walks
         try
         {
             pop(token);
-            if (depth == 0 && !flushing && deferral != null && !deferral.isEmpty())
+            flushIfDone();
+            if (depth == 0 && !flushing && leftOpen != null)
             {
-                flush();
+                Failures.collect(failure, takeLeftOpen());
             }
         }
         catch (final RuntimeException | Error thrown)
@@ -518,10 +584,36 @@ public final class Walks
         return "Walks[" + ownerName + (hold == null ? "" : ", held by " + hold) + "]";
     }
 
+    /** Whether this thread walks a chunk of this owner's parallel walk: a thread of another walk is not part of it. */
     private boolean isPartOfParallelWalk()
     {
-        final Thread caller = parallelCaller;
-        return caller != null && caller != Thread.currentThread();
+        return parallelCaller != null && Chunk.current().walksFor(this);
+    }
+
+    /**
+     * Throws unless the calling thread may record a change now: the thread that walks or holds the structure, or a
+     * thread walking a chunk of its parallel walk. Another thread (one walking another world's parallel walk, or any
+     * other) would race with it.
+     *
+     * @return true if the thread walks a chunk of the parallel walk, false if it is the owner's thread.
+     * @throws IllegalStateException naming both threads.
+     */
+    boolean recordsFromChunk()
+    {
+        final Thread thread = Thread.currentThread();
+        if (parallelCaller != null && Chunk.current().walksFor(this))
+        {
+            return true;
+        }
+        final Thread holder = parallelCaller != null ? parallelCaller : owner;
+        if (holder != null && holder != thread)
+        {
+            throw new IllegalStateException("cannot change this " + ownerName + " from " + thread.getName() +
+                " while " + heldBy() + " runs on " + holder.getName() + ": a " + ownerName + " is used by one thread " +
+                "at a time (the actions of its own parallel walk are the exception; those of another world's are " +
+                "not); record the change in a dev.cairn.command.CommandBuffer and apply it after the walk");
+        }
+        return false;
     }
 
     private int push(final String what, final byte kind)
@@ -531,6 +623,8 @@ public final class Walks
         if (depth == 0)
         {
             owner = thread;
+            // Left by an outermost entry whose end failed before reporting it (where the stack ran out).
+            leftOpen = null;
         }
         else if (owner != thread)
         {
@@ -547,12 +641,20 @@ public final class Walks
             kinds = Arrays.copyOf(kinds, grown);
             tokens = Arrays.copyOf(tokens, grown);
             savedImmediateDepths = Arrays.copyOf(savedImmediateDepths, grown);
+            closers = Arrays.copyOf(closers, grown);
         }
-        int token = nextToken++;
-        if (token == PART_OF_PARALLEL_WALK)
+        int token;
+        do
         {
+            // Positive, and not the token of an entry still open: after 2^31 walks the numbers come round again.
             token = nextToken++;
+            if (token <= PART_OF_PARALLEL_WALK)
+            {
+                nextToken = PART_OF_PARALLEL_WALK + 1;
+                token = nextToken++;
+            }
         }
+        while (isOpen(token));
         names[depth] = what;
         subjects[depth] = NO_SUBJECT;
         kinds[depth] = kind;
@@ -562,14 +664,39 @@ public final class Walks
     }
 
     /**
-     * Reaches one frame deeper than {@link #pop} will from the same caller, before anything is pushed: where the stack
-     * runs out, beginning fails and nothing holds the structure, rather than the end failing and the walk staying
-     * open for ever.
+     * Reaches a few frames deeper than {@link #end} will from the same caller, before anything is pushed: where the
+     * stack runs out, beginning fails and nothing holds the structure, rather than the end failing and the walk
+     * staying open for ever.
      */
     private void reserveStack()
     {
-        // The same call pop makes, from one frame deeper: an atomic add of nothing.
-        OPEN.getAndAdd(this, 0);
+        reserveStack(RESERVED_FRAMES);
+    }
+
+    private void reserveStack(final int frames)
+    {
+        if (frames == 0)
+        {
+            // The same call pop makes: an atomic add of nothing.
+            OPEN.getAndAdd(this, 0);
+        }
+        else
+        {
+            reserveStack(frames - 1);
+        }
+    }
+
+    /** Whether {@code token} is the token of an entry on the stack. */
+    private boolean isOpen(final int token)
+    {
+        for (int k = 0; k < depth; k++)
+        {
+            if (tokens[k] == token)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The name of the entry at {@code k}, with its entity written in. */
@@ -578,6 +705,22 @@ public final class Walks
         return subjects[k] == NO_SUBJECT ? names[k] : names[k].replace("{}", Entity.toString(subjects[k]));
     }
 
+    private IllegalStateException takeLeftOpen()
+    {
+        final IllegalStateException taken = leftOpen;
+        leftOpen = null;
+        return taken;
+    }
+
+    private void flushIfDone()
+    {
+        if (depth == 0 && !flushing && deferral != null && !deferral.isEmpty())
+        {
+            flush();
+        }
+    }
+
+    /** Takes the entry {@code token} off the stack, ending first the cursors left open above a hold or operation. */
     private void pop(final int token)
     {
         int at = depth - 1;
@@ -591,6 +734,10 @@ public final class Walks
                 "never begun (token " + token + ")");
         }
         final byte kind = kinds[at];
+        if (kind != WALK && at < depth - 1)
+        {
+            endCursorsAbove(at);
+        }
         if (kind == OPERATION || kind == GUARDED_OPERATION)
         {
             immediateDepth = savedImmediateDepths[at];
@@ -621,6 +768,7 @@ public final class Walks
             System.arraycopy(kinds, at + 1, kinds, at, after);
             System.arraycopy(tokens, at + 1, tokens, at, after);
             System.arraycopy(savedImmediateDepths, at + 1, savedImmediateDepths, at, after);
+            System.arraycopy(closers, at + 1, closers, at, after);
             if (immediateDepth > at)
             {
                 immediateDepth--;
@@ -635,10 +783,47 @@ public final class Walks
         }
         depth--;
         names[depth] = null;
+        closers[depth] = null;
         if (depth == 0)
         {
             owner = null;
         }
+    }
+
+    /**
+     * Ends the cursors' walks left above the hold or operation at {@code at}, which ends now: nothing the engine called
+     * may keep the structure held. The exception saying so waits for the end of the outermost entry, so that the
+     * engine's operation under way completes. Apart from {@link #pop}, whose frame stays small: see
+     * {@link #reserveStack()}.
+     */
+    private void endCursorsAbove(final int at)
+    {
+        final String cursor = names[depth - 1];
+        final int top = depth;
+        while (depth - 1 > at)
+        {
+            // Holds and operations end in the order begun, so only cursors' walks are left above this one.
+            if (kinds[depth - 1] == WALK || kinds[depth - 1] == GUARDED_OPERATION)
+            {
+                OPEN.getAndAdd(this, -1);
+            }
+            depth--;
+            names[depth] = null;
+        }
+        for (int k = at + 1; k < top; k++)
+        {
+            final Runnable close = closers[k];
+            closers[k] = null;
+            if (close != null)
+            {
+                close.run();
+            }
+        }
+        final IllegalStateException ended = new IllegalStateException(cursor + " was begun in " + name(at) +
+            " and was still open when that returned: its walk was ended then; close a cursor (try-with-resources) " +
+            "before the code that began it returns (a walk of another kind is left open only where its end failed, " +
+            "as where the stack ran out)");
+        leftOpen = leftOpen == null ? ended : (IllegalStateException)Failures.collect(leftOpen, ended);
     }
 
     private void flush()

@@ -35,7 +35,7 @@
  * <li>{@code Schema}: enumField, field, of</li>
  * <li>{@code SparseSet}: checkIndex, columnAddress, contains, ensureOpen, entityAt, extent, indexOf, insertMember,
  * isClosed, layoutVersion, memberAt, memberCount, refIndex, requireIndex</li>
- * <li>{@code Walks}: beginWalk, end, runParallel</li>
+ * <li>{@code Walks}: beginCursorWalk, beginWalk, end, endIfOpen, runParallel</li>
  * <li>{@code World}: group, observer, storage</li>
  * </ul>
  */

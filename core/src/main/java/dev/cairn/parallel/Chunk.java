@@ -24,8 +24,14 @@ public final class Chunk
 
     long epoch;
     int from = NONE;
-    /** What a world defers from this chunk, kept for the chunk: {@link dev.cairn.internal.Deferred}'s to read. */
-    private Object deferred;
+    /**
+     * The parallel walks whose chunks this thread is walking, outermost first (a parallel walk started in a chunk's
+     * action runs on this thread, inside it), and what each one's world defers from this chunk:
+     * {@link dev.cairn.internal.Deferred}'s to read.
+     */
+    private Object[] walkers = new Object[2];
+    private Object[] deferred = new Object[2];
+    private int depth;
 
     private Chunk()
     {
@@ -64,29 +70,82 @@ public final class Chunk
     }
 
     /**
-     * What the world being walked defers from this chunk, if it has started to.
+     * Whether this thread walks a chunk of {@code walker}'s parallel walk now.
      *
-     * @return the object {@link #deferred(Object)} last set in this chunk, or null.
+     * @param walker what runs the parallel walk: a world's walks.
+     * @return true inside one of its chunks.
      */
-    public Object deferred()
+    public boolean walksFor(final Object walker)
     {
-        return deferred;
+        for (int k = depth - 1; k >= 0; k--)
+        {
+            if (walkers[k] == walker)
+            {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
-     * Keeps what the world being walked defers from this chunk.
+     * What {@code walker}'s world deferred from this chunk so far.
      *
-     * @param deferred the world's queue for the chunk.
+     * @param walker the walks of the world.
+     * @return what {@link #deferred(Object, Object)} kept, or null.
      */
-    public void deferred(final Object deferred)
+    public Object deferred(final Object walker)
     {
-        this.deferred = deferred;
+        for (int k = depth - 1; k >= 0; k--)
+        {
+            if (walkers[k] == walker)
+            {
+                return deferred[k];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Keeps what {@code walker}'s world defers from this chunk.
+     *
+     * @param walker the walks of the world, one this thread walks a chunk for.
+     * @param queue  what to keep.
+     */
+    public void deferred(final Object walker, final Object queue)
+    {
+        for (int k = depth - 1; k >= 0; k--)
+        {
+            if (walkers[k] == walker)
+            {
+                deferred[k] = queue;
+                return;
+            }
+        }
+    }
+
+    /** Enters a chunk of {@code walker}'s parallel walk; {@link #leave} undoes it. */
+    void enter(final Object walker)
+    {
+        if (depth == walkers.length)
+        {
+            walkers = java.util.Arrays.copyOf(walkers, depth * 2);
+            deferred = java.util.Arrays.copyOf(deferred, depth * 2);
+        }
+        walkers[depth] = walker;
+        deferred[depth] = null;
+        depth++;
+    }
+
+    void leave()
+    {
+        depth--;
+        walkers[depth] = null;
+        deferred[depth] = null;
     }
 
     void set(final long epoch, final int from)
     {
         this.epoch = epoch;
         this.from = from;
-        this.deferred = null;
     }
 }

@@ -88,12 +88,14 @@ public final class Chunks
      * @param pool      where the chunks run; the calling thread waits (and may help).
      * @param extent    the length of the leading range, 0 or more.
      * @param chunkSize indices per chunk, 1 or more, or {@link #AUTOMATIC}.
+     * @param walker    what the chunks belong to (a world's walks): {@link Chunk#walksFor} tells a thread in one.
      * @param action    walks one chunk.
      * @throws NullPointerException     if {@code pool} or {@code action} is null.
      * @throws IllegalArgumentException if {@code chunkSize} is negative.
      * @throws IllegalStateException    if the pool is shut down.
      */
-    public static void run(final ForkJoinPool pool, final int extent, final int chunkSize, final ChunkAction action)
+    public static void run(
+        final ForkJoinPool pool, final int extent, final int chunkSize, final Object walker, final ChunkAction action)
     {
         requireValid(pool, chunkSize, action);
         if (extent <= 0)
@@ -106,15 +108,24 @@ public final class Chunks
         {
             // Started from a chunk of another run: walk on this thread, as a sequential forEach would, so that what
             // it records into a command buffer belongs to the outer chunk and keeps its place in the apply order.
-            final Run nested = new Run(Chunk.current().epoch(), extent, size, action);
-            for (int n = 0; n < chunks && nested.failure == null; n++)
+            final Run nested = new Run(Chunk.current().epoch(), extent, size, walker, action);
+            final Chunk chunk = Chunk.current();
+            chunk.enter(walker);
+            try
             {
-                nested.walk(n);
+                for (int n = 0; n < chunks && nested.failure == null; n++)
+                {
+                    nested.walk(n);
+                }
+            }
+            finally
+            {
+                chunk.leave();
             }
             nested.rethrow();
             return;
         }
-        final Run run = new Run(EPOCHS.incrementAndGet(), extent, size, action);
+        final Run run = new Run(EPOCHS.incrementAndGet(), extent, size, walker, action);
         try
         {
             if (chunks == 1)
@@ -183,6 +194,7 @@ public final class Chunks
         final long epoch;
         final int extent;
         final int size;
+        final Object walker;
         final ChunkAction action;
         volatile Throwable failure;
         /** Chunks walking now; {@link #stopAndAwait} waits for 0 once no chunk may start any more. */
@@ -190,11 +202,12 @@ public final class Chunks
         private final AtomicInteger walked = new AtomicInteger();
         private volatile boolean stopped;
 
-        Run(final long epoch, final int extent, final int size, final ChunkAction action)
+        Run(final long epoch, final int extent, final int size, final Object walker, final ChunkAction action)
         {
             this.epoch = epoch;
             this.extent = extent;
             this.size = size;
+            this.walker = walker;
             this.action = action;
         }
 
@@ -212,9 +225,8 @@ public final class Chunks
                 final Chunk chunk = Chunk.current();
                 final long outerEpoch = chunk.epoch;
                 final int outerFrom = chunk.from;
-                // A chunk of an outer parallel walk (this one runs inside its action) keeps its queue of changes.
-                final Object outerDeferred = chunk.deferred();
                 chunk.set(epoch, k * size);
+                chunk.enter(walker);
                 try
                 {
                     walk(k);
@@ -222,8 +234,8 @@ public final class Chunks
                 }
                 finally
                 {
+                    chunk.leave();
                     chunk.set(outerEpoch, outerFrom);
-                    chunk.deferred(outerDeferred);
                 }
             }
             finally

@@ -314,4 +314,55 @@ class WalksTest
             "meanwhile; collect them", refused.getMessage());
         own.end(walk);
     }
+    @Test
+    void aCursorLeftOpenWhenAListenerReturnsIsEndedThenAndClosingItLaterDoesNothing()
+    {
+        final int listener = walks.hold("a listener of Position's addition");
+        final boolean[] closed = new boolean[1];
+        final int cursor = walks.beginCursorWalk("MoversView.cursor()", () -> closed[0] = true);
+        walks.deferred().remove(log, 1);
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> walks.end(listener));
+        assertEquals("MoversView.cursor() was begun in a listener of Position's addition and was still open when " +
+            "that returned: its walk was ended then; close a cursor (try-with-resources) before the code that began " +
+            "it returns (a walk of another kind is left open only where its end failed, as where the stack ran out)",
+            thrown.getMessage());
+        assertEquals(List.of("remove 1v0"), log.applied, "what was deferred is applied all the same");
+        assertTrue(closed[0], "the cursor was told to stop");
+        assertFalse(walks.isWalked());
+        assertNull(walks.heldBy());
+
+        walks.endIfOpen(cursor);
+        assertThrows(IllegalStateException.class, () -> walks.end(cursor), "ended once only");
+    }
+
+    @Test
+    void aCursorMayOutliveTheWalkItWasBegunIn()
+    {
+        final int walk = walks.beginWalk("MoversView.forEach");
+        final int cursor = walks.beginWalk("MoversView.cursor()");
+        walks.end(walk);
+        assertTrue(walks.isDeferring(), "the cursor still holds the structure");
+        walks.deferred().remove(log, 1);
+        walks.endIfOpen(cursor);
+        assertEquals(List.of("remove 1v0"), log.applied);
+        assertFalse(walks.isWalked());
+    }
+
+    @Test
+    void aCursorLeftOpenByAListenerInsideAnOperationIsReportedWhenTheOperationEnds()
+    {
+        final int destroy = walks.beginOperation("World.destroy({})", Entity.of(3, 0));
+        final int listener = walks.hold("a listener of World: destroying");
+        walks.beginCursorWalk("MoversView.cursor()", () -> { });
+        walks.end(listener);
+        assertFalse(walks.isDeferring(), "the operation's own steps are made at once again");
+
+        final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> walks.end(destroy));
+        assertTrue(thrown.getMessage().startsWith("MoversView.cursor() was begun in a listener of World: " +
+            "destroying"), thrown.getMessage());
+        assertNull(walks.heldBy());
+        assertFalse(walks.isWalked());
+        walks.end(walks.beginWalk("a later walk"));
+    }
 }
