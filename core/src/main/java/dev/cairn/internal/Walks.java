@@ -720,7 +720,11 @@ public final class Walks
         }
     }
 
-    /** Takes the entry {@code token} off the stack, ending first the cursors left open above a hold or operation. */
+    /**
+     * Takes the entry {@code token} off the stack. Above a hold or operation it first ends the cursors left open;
+     * above any other entry but a cursor's walk it drops the entries whose end failed where the stack ran out (the
+     * code that began them has returned, since it ran inside this entry's).
+     */
     private void pop(final int token)
     {
         int at = depth - 1;
@@ -733,11 +737,31 @@ public final class Walks
             throw new IllegalStateException("a walk, listener or operation of " + ownerName + " was ended twice, or " +
                 "never begun (token " + token + ")");
         }
-        final byte kind = kinds[at];
-        if (kind != WALK && at < depth - 1)
+        if (at < depth - 1 && closers[at] == null)
         {
-            endCursorsAbove(at);
+            if (kinds[at] == WALK)
+            {
+                for (int k = depth - 1; k > at; k--)
+                {
+                    if (closers[k] == null)
+                    {
+                        removeAt(k);
+                    }
+                }
+            }
+            else
+            {
+                endCursorsAbove(at);
+            }
         }
+        removeAt(at);
+    }
+
+    /** Removes the entry at {@code at}, undoing what its beginning did. Only a cursor's walk ends out of order. */
+    private void removeAt(final int at)
+    {
+        final int token = tokens[at];
+        final byte kind = kinds[at];
         if (kind == OPERATION || kind == GUARDED_OPERATION)
         {
             immediateDepth = savedImmediateDepths[at];

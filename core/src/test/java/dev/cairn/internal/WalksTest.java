@@ -189,7 +189,7 @@ class WalksTest
     @Test
     void aCursorsWalkMayEndAfterAWalkBegunInsideIt()
     {
-        final int cursor = walks.beginWalk("MoversView.cursor()");
+        final int cursor = walks.beginCursorWalk("MoversView.cursor()", () -> { });
         final int walk = walks.beginWalk("MoversView.forEach");
         walks.end(cursor);
         assertTrue(walks.isDeferring(), "the walk begun later still holds");
@@ -340,7 +340,7 @@ class WalksTest
     void aCursorMayOutliveTheWalkItWasBegunIn()
     {
         final int walk = walks.beginWalk("MoversView.forEach");
-        final int cursor = walks.beginWalk("MoversView.cursor()");
+        final int cursor = walks.beginCursorWalk("MoversView.cursor()", () -> { });
         walks.end(walk);
         assertTrue(walks.isDeferring(), "the cursor still holds the structure");
         walks.deferred().remove(log, 1);
@@ -361,6 +361,25 @@ class WalksTest
         final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> walks.end(destroy));
         assertTrue(thrown.getMessage().startsWith("MoversView.cursor() was begun in a listener of World: " +
             "destroying"), thrown.getMessage());
+        assertNull(walks.heldBy());
+        assertFalse(walks.isWalked());
+        walks.end(walks.beginWalk("a later walk"));
+    }
+
+    @Test
+    void aWalkWhoseEndFailedIsDroppedWhenAWalkItRanInsideEndsAndACursorIsKept()
+    {
+        final int outer = walks.beginWalk("MoversView.forEach");
+        final int cursor = walks.beginCursorWalk("MoversView.cursor()", () -> { });
+        walks.beginWalk("World.forEachEntity"); // its end never ran, as where the stack ran out
+        walks.beginOperation("World.destroy({})", Entity.of(2, 0)); // nor this one's
+        walks.deferred().remove(log, 1);
+
+        walks.end(outer);
+        assertEquals("MoversView.cursor()", walks.heldBy(), "only the cursor, which may outlive its walk, is left");
+        assertTrue(walks.isDeferring());
+        walks.end(cursor);
+        assertEquals(List.of("remove 1v0"), log.applied);
         assertNull(walks.heldBy());
         assertFalse(walks.isWalked());
         walks.end(walks.beginWalk("a later walk"));
