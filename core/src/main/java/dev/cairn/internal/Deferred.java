@@ -216,12 +216,15 @@ public final class Deferred
         {
             return;
         }
-        chunks.sort((a, b) -> Integer.compare(a.from, b.from));
-        for (final ChunkQueue chunk : chunks)
+        // Last chunk first in the list, so that each leaves it from the end as it is put in line: where the stack runs
+        // out, a later end joins the rest, once each.
+        chunks.sort((a, b) -> Integer.compare(b.from, a.from));
+        while (!chunks.isEmpty())
         {
-            recording.append(chunk.queue);
+            final int last = chunks.size() - 1;
+            recording.append(chunks.get(last).queue);
+            chunks.remove(last);
         }
-        chunks.clear();
         chunksEpoch = -1;
     }
 

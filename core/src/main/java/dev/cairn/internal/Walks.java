@@ -47,7 +47,7 @@ public final class Walks
     private static final long NO_SUBJECT = Long.MIN_VALUE;
 
     /** How many frames deeper than {@link #end}'s a walk's beginning reaches: see {@link #reserveStack()}. */
-    private static final int RESERVED_FRAMES = 4;
+    private static final int RESERVED_FRAMES = 5;
 
     private static final byte WALK = 1;
     private static final byte HOLD = 2;
@@ -751,7 +751,7 @@ public final class Walks
             }
             else
             {
-                endCursorsAbove(at);
+                endAbove(at);
             }
         }
         removeAt(at);
@@ -774,12 +774,13 @@ public final class Walks
         {
             if (parallelCaller != null && token == parallelToken)
             {
-                parallelCaller = null;
-                parallelWalk = null;
+                // First, so that where the stack runs out in it nothing has changed yet and the entry ends later.
                 if (deferral != null)
                 {
                     deferral.parallelWalkEnded();
                 }
+                parallelCaller = null;
+                parallelWalk = null;
             }
             OPEN.getAndAdd(this, -1);
         }
@@ -815,39 +816,38 @@ public final class Walks
     }
 
     /**
-     * Ends the cursors' walks left above the hold or operation at {@code at}, which ends now: nothing the engine called
-     * may keep the structure held. The exception saying so waits for the end of the outermost entry, so that the
-     * engine's operation under way completes. Apart from {@link #pop}, whose frame stays small: see
-     * {@link #reserveStack()}.
+     * Ends what is left above the hold or operation at {@code at}, which ends now: nothing the engine called may keep
+     * the structure held. A cursor begun in it and left open is closed, and the exception saying so waits for the end
+     * of the outermost entry, so that the engine's operation under way completes; an entry whose end failed where
+     * the stack ran out is dropped. Apart from {@link #pop}, whose frames stay few: see {@link #reserveStack()}.
      */
-    private void endCursorsAbove(final int at)
+    private void endAbove(final int at)
     {
-        final String cursor = names[depth - 1];
-        final int top = depth;
-        while (depth - 1 > at)
+        final Runnable[] closing = new Runnable[depth - at - 1];
+        String cursor = null;
+        for (int k = depth - 1; k > at; k--)
         {
-            // Holds and operations end in the order begun, so only cursors' walks are left above this one.
-            if (kinds[depth - 1] == WALK || kinds[depth - 1] == GUARDED_OPERATION)
+            closing[k - at - 1] = closers[k];
+            if (cursor == null && closers[k] != null)
             {
-                OPEN.getAndAdd(this, -1);
+                cursor = names[k];
             }
-            depth--;
-            names[depth] = null;
+            removeAt(k);
         }
-        for (int k = at + 1; k < top; k++)
+        for (final Runnable close : closing)
         {
-            final Runnable close = closers[k];
-            closers[k] = null;
             if (close != null)
             {
                 close.run();
             }
         }
-        final IllegalStateException ended = new IllegalStateException(cursor + " was begun in " + name(at) +
-            " and was still open when that returned: its walk was ended then; close a cursor (try-with-resources) " +
-            "before the code that began it returns (a walk of another kind is left open only where its end failed, " +
-            "as where the stack ran out)");
-        leftOpen = leftOpen == null ? ended : (IllegalStateException)Failures.collect(leftOpen, ended);
+        if (cursor != null)
+        {
+            final IllegalStateException ended = new IllegalStateException(cursor + " was begun in " + name(at) +
+                " and was still open when that returned: its walk was ended then; close a cursor " +
+                "(try-with-resources) before the code that began it returns");
+            leftOpen = leftOpen == null ? ended : (IllegalStateException)Failures.collect(leftOpen, ended);
+        }
     }
 
     private void flush()

@@ -325,7 +325,7 @@ class WalksTest
         final IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> walks.end(listener));
         assertEquals("MoversView.cursor() was begun in a listener of Position's addition and was still open when " +
             "that returned: its walk was ended then; close a cursor (try-with-resources) before the code that began " +
-            "it returns (a walk of another kind is left open only where its end failed, as where the stack ran out)",
+            "it returns",
             thrown.getMessage());
         assertEquals(List.of("remove 1v0"), log.applied, "what was deferred is applied all the same");
         assertTrue(closed[0], "the cursor was told to stop");
@@ -383,5 +383,22 @@ class WalksTest
         assertNull(walks.heldBy());
         assertFalse(walks.isWalked());
         walks.end(walks.beginWalk("a later walk"));
+    }
+
+    @Test
+    void aHoldEndingDropsAParallelWalkOrOperationWhoseEndFailedAboveIt()
+    {
+        final int listener = walks.hold("a listener of World: destroying");
+        walks.beginParallel("MoversView.parallelForEach"); // its end never ran, as where the stack ran out
+        walks.end(listener);
+        assertFalse(walks.isHeld());
+        assertFalse(walks.isParallel());
+        walks.end(walks.beginParallel("a later parallel walk"));
+
+        final int other = walks.hold("a listener of World: destroying");
+        walks.beginOperation("World.destroy({})", Entity.of(1, 0)); // nor this one's
+        walks.end(other);
+        assertFalse(walks.isHeld());
+        assertFalse(walks.isDeferring(), "changes are made at once again");
     }
 }
