@@ -600,11 +600,11 @@ public final class Walks
      */
     boolean recordsFromChunk()
     {
-        final Thread thread = Thread.currentThread();
-        if (parallelCaller != null && Chunk.current().walksFor(this))
+        if (isPartOfParallelWalk())
         {
             return true;
         }
+        final Thread thread = Thread.currentThread();
         final Thread holder = parallelCaller != null ? parallelCaller : owner;
         if (holder != null && holder != thread)
         {

@@ -77,14 +77,7 @@ public final class Chunk
      */
     public boolean walksFor(final Object walker)
     {
-        for (int k = depth - 1; k >= 0; k--)
-        {
-            if (walkers[k] == walker)
-            {
-                return true;
-            }
-        }
-        return false;
+        return slotOf(walker) >= 0;
     }
 
     /**
@@ -95,14 +88,8 @@ public final class Chunk
      */
     public Object deferred(final Object walker)
     {
-        for (int k = depth - 1; k >= 0; k--)
-        {
-            if (walkers[k] == walker)
-            {
-                return deferred[k];
-            }
-        }
-        return null;
+        final int k = slotOf(walker);
+        return k < 0 ? null : deferred[k];
     }
 
     /**
@@ -113,14 +100,24 @@ public final class Chunk
      */
     public void deferred(final Object walker, final Object queue)
     {
+        final int k = slotOf(walker);
+        if (k >= 0)
+        {
+            deferred[k] = queue;
+        }
+    }
+
+    /** Where {@code walker}'s chunk stands in this thread's nesting, innermost first; -1 if it is not there. */
+    private int slotOf(final Object walker)
+    {
         for (int k = depth - 1; k >= 0; k--)
         {
             if (walkers[k] == walker)
             {
-                deferred[k] = queue;
-                return;
+                return k;
             }
         }
+        return -1;
     }
 
     /** Enters a chunk of {@code walker}'s parallel walk; {@link #leave} undoes it. */
